@@ -1,0 +1,103 @@
+package main
+
+import "github.com/splendor-rl/splendor/env/splendor"
+
+// stateView is the JSON form of a whole state, hidden information included;
+// docs/trace.md documents every field.
+type stateView struct {
+	Notation   string     `json:"notation"`
+	Players    int        `json:"players"`
+	Seat       int        `json:"seat"`
+	Phase      string     `json:"phase"`
+	Turn       int        `json:"turn"`
+	FinalRound bool       `json:"final_round"`
+	Passes     int        `json:"passes"`
+	Bank       tokensView `json:"bank"`
+	Nobles     []*int     `json:"nobles"`
+	Market     [][]*int   `json:"market"`
+	Decks      [][]int    `json:"decks"`
+	Seats      []seatView `json:"seats"`
+}
+
+type tokensView struct {
+	White int `json:"white"`
+	Blue  int `json:"blue"`
+	Green int `json:"green"`
+	Red   int `json:"red"`
+	Black int `json:"black"`
+	Gold  int `json:"gold,omitempty"`
+}
+
+type seatView struct {
+	Tokens   tokensView     `json:"tokens"`
+	Bonuses  tokensView     `json:"bonuses"`
+	Points   int            `json:"points"`
+	Bought   []int          `json:"bought"`
+	Reserved []reservedView `json:"reserved"`
+	Nobles   []int          `json:"nobles"`
+}
+
+type reservedView struct {
+	Card   int  `json:"card"`
+	Hidden bool `json:"hidden"` // reserved blind from a deck: only its owner knows it
+}
+
+func viewState(s *splendor.State) stateView {
+	v := stateView{Notation: s.String(), Players: int(s.NumPlayers), Seat: int(s.Seat),
+		Phase: s.Phase.String(), Turn: int(s.Turn), FinalRound: s.FinalRound, Passes: int(s.Passes),
+		Bank: viewTokens(s.Bank[:])}
+	for _, n := range s.Nobles {
+		v.Nobles = append(v.Nobles, slot(int(n), n != splendor.NoNoble))
+	}
+	for l := range s.Market {
+		row := []*int{}
+		for _, c := range s.Market[l] {
+			row = append(row, slot(int(c), c != splendor.NoCard))
+		}
+		v.Market = append(v.Market, row)
+		deck := []int{}
+		for _, c := range s.Decks[l][:s.DeckSize[l]] {
+			deck = append(deck, int(c))
+		}
+		v.Decks = append(v.Decks, deck)
+	}
+	for i := 0; i < int(s.NumPlayers); i++ {
+		v.Seats = append(v.Seats, viewSeat(&s.Players[i]))
+	}
+	return v
+}
+
+func viewSeat(p *splendor.Player) seatView {
+	v := seatView{Tokens: viewTokens(p.Tokens[:]), Bonuses: viewTokens(p.Bonus[:]), Points: int(p.Points),
+		Bought: []int{}, Reserved: []reservedView{}, Nobles: []int{}}
+	for c := splendor.Card(0); c < splendor.NumCards; c++ {
+		if p.Bought.Has(c) {
+			v.Bought = append(v.Bought, int(c))
+		}
+	}
+	for r := 0; r < int(p.NumReserved); r++ {
+		v.Reserved = append(v.Reserved, reservedView{Card: int(p.Reserved[r]), Hidden: p.Blind&(1<<r) != 0})
+	}
+	for n := splendor.Noble(0); n < splendor.NumNobleTiles; n++ {
+		if p.Nobles.Has(n) {
+			v.Nobles = append(v.Nobles, int(n))
+		}
+	}
+	return v
+}
+
+// viewTokens reads five colours and, when present, gold.
+func viewTokens(t []uint8) tokensView {
+	v := tokensView{White: int(t[0]), Blue: int(t[1]), Green: int(t[2]), Red: int(t[3]), Black: int(t[4])}
+	if len(t) > splendor.NumColours {
+		v.Gold = int(t[splendor.Gold])
+	}
+	return v
+}
+
+func slot(id int, ok bool) *int {
+	if !ok {
+		return nil
+	}
+	return &id
+}

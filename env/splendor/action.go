@@ -1,0 +1,187 @@
+package splendor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is what an action does.
+type Kind uint8
+
+const (
+	NoKind        Kind = iota
+	TakeDifferent      // 1 gem each of 3 colours (2 or 1 when fewer colours remain)
+	TakeTwo            // 2 gems of one colour from a pile of 4+
+	ReserveCard        // a face-up card, plus gold if any
+	ReserveTop         // the top of a deck, unseen by the others, plus gold if any
+	BuyCard            // a face-up card
+	BuyReserved        // a card from the seat's own reserve
+	ReturnToken        // give back one token while holding more than 10
+	ChooseNoble        // the noble to receive when several qualify
+	Pass               // only when no other action is legal
+)
+
+// Action is one decision. Only the fields its Kind uses are set:
+// Gems for TakeDifferent; Gem for TakeTwo and ReturnToken; Level (0–2) for
+// the card actions; Slot for market slots (0–3), reserve (0–2) and nobles (0–4).
+type Action struct {
+	Kind  Kind
+	Gems  GemSet
+	Gem   Gem
+	Level uint8
+	Slot  uint8
+}
+
+// NumActions is the size of the fixed action index space:
+//
+//	0–9    take 3 different colours   (colour triples in lexicographic order)
+//	10–19  take 2 different colours   (pairs; only when < 3 colours remain)
+//	20–24  take 1 colour              (only when it is the last colour left)
+//	25–29  take 2 of one colour
+//	30–41  reserve face-up card       (level*4 + slot)
+//	42–44  reserve deck top           (level)
+//	45–56  buy face-up card           (level*4 + slot)
+//	57–59  buy reserved card          (reserve slot)
+//	60–65  return a token             (white, blue, green, red, black, gold)
+//	66–70  choose noble               (noble slot)
+//	71     pass
+const NumActions = 72
+
+// First index of each block of the action space.
+const (
+	takeDifferentBase = 0
+	takeTwoBase       = 25
+	reserveCardBase   = 30
+	reserveTopBase    = 42
+	buyCardBase       = 45
+	buyReservedBase   = 57
+	returnBase        = 60
+	nobleBase         = 66
+	passIndex         = 71
+)
+
+var (
+	actionTable [NumActions]Action
+	labelTable  [NumActions]string
+	// takeIndex maps a colour set of size 1–3 to its TakeDifferent index.
+	takeIndex [1 << NumColours]int8
+)
+
+func init() {
+	for i := range takeIndex {
+		takeIndex[i] = -1
+	}
+	i := takeDifferentBase
+	for _, size := range []int{3, 2, 1} {
+		for set := 0; set < 1<<NumColours; set++ {
+			if GemSet(set).Len() == size {
+				takeIndex[set] = int8(i)
+				actionTable[i] = Action{Kind: TakeDifferent, Gems: GemSet(set)}
+				i++
+			}
+		}
+	}
+	for g := White; g <= Black; g++ {
+		actionTable[takeTwoBase+int(g)] = Action{Kind: TakeTwo, Gem: g}
+	}
+	for l := uint8(0); l < NumLevels; l++ {
+		for slot := uint8(0); slot < MarketSlots; slot++ {
+			actionTable[reserveCardBase+int(l*MarketSlots+slot)] = Action{Kind: ReserveCard, Level: l, Slot: slot}
+			actionTable[buyCardBase+int(l*MarketSlots+slot)] = Action{Kind: BuyCard, Level: l, Slot: slot}
+		}
+		actionTable[reserveTopBase+int(l)] = Action{Kind: ReserveTop, Level: l}
+	}
+	for r := uint8(0); r < MaxReserved; r++ {
+		actionTable[buyReservedBase+int(r)] = Action{Kind: BuyReserved, Slot: r}
+	}
+	for g := White; g <= Gold; g++ {
+		actionTable[returnBase+int(g)] = Action{Kind: ReturnToken, Gem: g}
+	}
+	for n := uint8(0); n < MaxNobles; n++ {
+		actionTable[nobleBase+int(n)] = Action{Kind: ChooseNoble, Slot: n}
+	}
+	actionTable[passIndex] = Action{Kind: Pass}
+	for i, a := range actionTable {
+		labelTable[i] = a.label()
+	}
+}
+
+// ActionAt decodes an index of the action space. It panics outside
+// [0, NumActions), which is a programming error.
+func ActionAt(i int) Action { return actionTable[i] }
+
+// Label is the unique, human-readable name of action index i.
+func Label(i int) string { return labelTable[i] }
+
+// Index encodes a; ok is false for an action that has no index (a malformed
+// Action value).
+func (a Action) Index() (i int, ok bool) {
+	switch a.Kind {
+	case TakeDifferent:
+		i = int(takeIndex[a.Gems&(1<<NumColours-1)])
+		return i, i >= 0 && a.Gems < 1<<NumColours
+	case TakeTwo:
+		return takeTwoBase + int(a.Gem), a.Gem <= Black
+	case ReserveCard:
+		return reserveCardBase + int(a.Level)*MarketSlots + int(a.Slot), a.Level < NumLevels && a.Slot < MarketSlots
+	case ReserveTop:
+		return reserveTopBase + int(a.Level), a.Level < NumLevels
+	case BuyCard:
+		return buyCardBase + int(a.Level)*MarketSlots + int(a.Slot), a.Level < NumLevels && a.Slot < MarketSlots
+	case BuyReserved:
+		return buyReservedBase + int(a.Slot), a.Slot < MaxReserved
+	case ReturnToken:
+		return returnBase + int(a.Gem), a.Gem <= Gold
+	case ChooseNoble:
+		return nobleBase + int(a.Slot), a.Slot < MaxNobles
+	case Pass:
+		return passIndex, true
+	}
+	return 0, false
+}
+
+func (a Action) String() string {
+	if i, ok := a.Index(); ok {
+		return labelTable[i]
+	}
+	return "invalid action"
+}
+
+// label spells an action; levels and slots are 1-based, as players say them.
+func (a Action) label() string {
+	switch a.Kind {
+	case TakeDifferent:
+		var names []string
+		for g := White; g <= Black; g++ {
+			if a.Gems.Has(g) {
+				names = append(names, g.String())
+			}
+		}
+		return "take " + strings.Join(names, " ")
+	case TakeTwo:
+		return "take 2 " + a.Gem.String()
+	case ReserveCard:
+		return fmt.Sprintf("reserve L%d slot%d", a.Level+1, a.Slot+1)
+	case ReserveTop:
+		return fmt.Sprintf("reserve L%d deck", a.Level+1)
+	case BuyCard:
+		return fmt.Sprintf("buy L%d slot%d", a.Level+1, a.Slot+1)
+	case BuyReserved:
+		return fmt.Sprintf("buy reserved%d", a.Slot+1)
+	case ReturnToken:
+		return "return " + a.Gem.String()
+	case ChooseNoble:
+		return fmt.Sprintf("noble%d", a.Slot+1)
+	}
+	return "pass"
+}
+
+// ParseAction returns the index whose label is label.
+func ParseAction(label string) (int, error) {
+	for i, l := range labelTable {
+		if l == label {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("splendor: no action labelled %q", label)
+}

@@ -1,0 +1,204 @@
+package splendor
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// ErrIllegal reports an action that is not legal in the current state; the
+// state is left untouched.
+var ErrIllegal = errors.New("splendor: illegal action")
+
+// Apply plays action index i for the seat to act. An illegal or out-of-range
+// index returns an error wrapping ErrIllegal and changes nothing.
+func (s *State) Apply(i int) error {
+	if i < 0 || i >= NumActions {
+		return fmt.Errorf("%w: index %d outside [0,%d)", ErrIllegal, i, NumActions)
+	}
+	if !s.isLegal(i) {
+		return fmt.Errorf("%w: %q in phase %s", ErrIllegal, labelTable[i], s.Phase)
+	}
+	a := actionTable[i]
+	p := &s.Players[s.Seat]
+	switch a.Kind {
+	case TakeDifferent:
+		for set := a.Gems; set != 0; set &= set - 1 {
+			s.take(p, Gem(bits.TrailingZeros8(uint8(set))), 1)
+		}
+		s.afterAction(p)
+	case TakeTwo:
+		s.take(p, a.Gem, 2)
+		s.afterAction(p)
+	case ReserveCard:
+		s.reserve(p, s.Market[a.Level][a.Slot], false)
+		s.Market[a.Level][a.Slot] = s.draw(int(a.Level))
+		s.afterAction(p)
+	case ReserveTop:
+		s.reserve(p, s.draw(int(a.Level)), true)
+		s.afterAction(p)
+	case BuyCard:
+		s.buy(p, s.Market[a.Level][a.Slot])
+		s.Market[a.Level][a.Slot] = s.draw(int(a.Level))
+		s.afterTokens(p, false)
+	case BuyReserved:
+		s.buy(p, p.Reserved[a.Slot])
+		p.unreserve(a.Slot)
+		s.afterTokens(p, false)
+	case ReturnToken:
+		p.Tokens[a.Gem]--
+		s.Bank[a.Gem]++
+		if p.Tokens.Total() <= TokenLimit {
+			s.afterTokens(p, false)
+		}
+	case ChooseNoble:
+		s.visit(p, a.Slot)
+		s.endTurn(p, false)
+	case Pass:
+		s.afterTokens(p, true)
+	}
+	return nil
+}
+
+// isLegal checks one action without generating them all; the simulation
+// tests hold it equal to Legal for every index.
+func (s *State) isLegal(i int) bool {
+	a := actionTable[i]
+	p := &s.Players[s.Seat]
+	switch s.Phase {
+	case PhaseReturn:
+		return a.Kind == ReturnToken && p.Tokens[a.Gem] > 0
+	case PhaseChooseNoble:
+		return a.Kind == ChooseNoble && s.qualifying(p)&(1<<a.Slot) != 0
+	case PhaseMain:
+		return s.isLegalMain(a, i, p)
+	}
+	return false
+}
+
+func (s *State) isLegalMain(a Action, i int, p *Player) bool {
+	switch a.Kind {
+	case TakeDifferent:
+		return takeMasks[s.Bank.colours()]&(1<<i) != 0
+	case TakeTwo:
+		return s.Bank[a.Gem] >= 4
+	case ReserveCard:
+		return p.NumReserved < MaxReserved && s.Market[a.Level][a.Slot] != NoCard
+	case ReserveTop:
+		return p.NumReserved < MaxReserved && s.DeckSize[a.Level] > 0
+	case BuyCard:
+		c := s.Market[a.Level][a.Slot]
+		return c != NoCard && p.canAfford(c)
+	case BuyReserved:
+		return a.Slot < p.NumReserved && p.canAfford(p.Reserved[a.Slot])
+	case Pass:
+		var m ActionSet
+		s.legalMain(&m, p)
+		return m.Has(i)
+	}
+	return false
+}
+
+func (s *State) take(p *Player, g Gem, n uint8) {
+	s.Bank[g] -= n
+	p.Tokens[g] += n
+}
+
+func (s *State) reserve(p *Player, c Card, blind bool) {
+	if blind {
+		p.Blind |= 1 << p.NumReserved
+	}
+	p.Reserved[p.NumReserved] = c
+	p.NumReserved++
+	if s.Bank[Gold] > 0 {
+		s.take(p, Gold, 1)
+	}
+}
+
+// unreserve removes reserve slot r, keeping the others in order.
+func (p *Player) unreserve(r uint8) {
+	copy(p.Reserved[r:], p.Reserved[r+1:])
+	p.NumReserved--
+	p.Reserved[p.NumReserved] = NoCard
+	low := p.Blind & (1<<r - 1)
+	p.Blind = low | (p.Blind>>(r+1))<<r
+}
+
+// buy pays for c, colour tokens first and gold for the rest (never worse for
+// the buyer), and adds it to p's cards.
+func (s *State) buy(p *Player, c Card) {
+	info := &cards[c]
+	var short uint8
+	for g := White; g <= Black; g++ {
+		if info.Cost[g] <= p.Bonus[g] {
+			continue
+		}
+		need := info.Cost[g] - p.Bonus[g]
+		paid := min(need, p.Tokens[g])
+		p.Tokens[g] -= paid
+		s.Bank[g] += paid
+		short += need - paid
+	}
+	p.Tokens[Gold] -= short
+	s.Bank[Gold] += short
+	p.Bought.Add(c)
+	p.Bonus[info.Bonus]++
+	p.Points += info.Points
+}
+
+// afterAction enforces the token limit before the noble check.
+func (s *State) afterAction(p *Player) {
+	if p.Tokens.Total() > TokenLimit {
+		s.Phase = PhaseReturn
+		return
+	}
+	s.afterTokens(p, false)
+}
+
+// afterTokens is the noble check: one qualifying noble visits at once,
+// several make the seat choose, none ends the turn. passed marks a turn in
+// which nothing else happened.
+func (s *State) afterTokens(p *Player, passed bool) {
+	q := s.qualifying(p)
+	switch bits.OnesCount8(q) {
+	case 0:
+		s.endTurn(p, passed)
+	case 1:
+		s.visit(p, uint8(bits.TrailingZeros8(q)))
+		s.endTurn(p, false)
+	default:
+		s.Phase = PhaseChooseNoble
+	}
+}
+
+func (s *State) visit(p *Player, slot uint8) {
+	p.Nobles |= 1 << s.Nobles[slot]
+	p.Points += NoblePoints
+	s.Nobles[slot] = NoNoble
+}
+
+// endTurn triggers the final round at 15 points and ends the game when the
+// round is complete (the next seat would be seat 0, the first player) or when
+// a whole round passed with nothing happening.
+func (s *State) endTurn(p *Player, passed bool) {
+	if p.Points >= WinningScore {
+		s.FinalRound = true
+	}
+	if passed {
+		s.Passes++
+	} else {
+		s.Passes = 0
+	}
+	s.Turn++
+	s.Phase = PhaseMain
+	s.Seat++
+	if s.Seat == s.NumPlayers {
+		s.Seat = 0
+		if s.FinalRound {
+			s.Phase = PhaseOver
+		}
+	}
+	if s.Passes >= s.NumPlayers {
+		s.Phase = PhaseOver
+	}
+}

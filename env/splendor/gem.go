@@ -1,0 +1,59 @@
+package splendor
+
+import "math/bits"
+
+// Gem is a token colour. The five gem colours index bonus and cost arrays;
+// Gold only ever appears as a token.
+type Gem uint8
+
+const (
+	White Gem = iota // diamond
+	Blue             // sapphire
+	Green            // emerald
+	Red              // ruby
+	Black            // onyx
+	Gold             // joker
+)
+
+// NumColours is the number of gem colours (gold excluded); NumTokenKinds
+// includes gold.
+const (
+	NumColours    = 5
+	NumTokenKinds = 6
+)
+
+var gemNames = [NumTokenKinds]string{"white", "blue", "green", "red", "black", "gold"}
+
+func (g Gem) String() string {
+	if int(g) < len(gemNames) {
+		return gemNames[g]
+	}
+	return "gem?"
+}
+
+// gemByName is the inverse of String, for the notation and action labels.
+func gemByName(name string) (Gem, bool) {
+	for g, n := range gemNames {
+		if n == name {
+			return Gem(g), true
+		}
+	}
+	return 0, false
+}
+
+// GemSet is a set of gem colours, bit g for Gem g.
+type GemSet uint8
+
+// Has reports whether g is in the set.
+func (s GemSet) Has(g Gem) bool { return s&(1<<g) != 0 }
+
+// Len is the number of colours in the set.
+func (s GemSet) Len() int { return bits.OnesCount8(uint8(s)) }
+
+// Tokens counts tokens per kind: five colours then gold.
+type Tokens [NumTokenKinds]uint8
+
+// Total is the number of tokens, gold included (the 10-token limit counts it).
+func (t *Tokens) Total() int {
+	return int(t[0]) + int(t[1]) + int(t[2]) + int(t[3]) + int(t[4]) + int(t[5])
+}

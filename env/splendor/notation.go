@@ -1,0 +1,117 @@
+package splendor
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The text notation is one line of space-separated key=value fields, always in
+// this order (docs/notation.md has the full description):
+//
+//	players=2 seat=0 phase=main turn=0 final=0 passes=0 bank=444405
+//	nobles=3.7.1.-.- market=12.33.4.-/…/… decks=…/…/… p0=… p1=…
+//
+// Token counts are six digits (white blue green red black gold). Cards are
+// their ids (0–89, rows of splendor_cards.csv), nobles theirs (0–9), '-' is an
+// empty slot or list. Decks are written bottom to top. A seat is
+// tokens|bought|reserved|nobles, where a reserved card taken blind from a deck
+// is marked with '*'. Bonuses and points are not written: they follow.
+
+// String writes s in the text notation; Parse reads it back exactly.
+func (s State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "players=%d seat=%d phase=%s turn=%d final=%d passes=%d bank=%s nobles=",
+		s.NumPlayers, s.Seat, s.Phase, s.Turn, b2i(s.FinalRound), s.Passes, s.Bank.digits())
+	writeList(&b, s.Nobles[:], func(n Noble) (int, bool) { return int(n), n != NoNoble })
+	b.WriteString(" market=")
+	for l := range s.Market {
+		if l > 0 {
+			b.WriteByte('/')
+		}
+		writeList(&b, s.Market[l][:], cardID)
+	}
+	b.WriteString(" decks=")
+	for l := range s.Decks {
+		if l > 0 {
+			b.WriteByte('/')
+		}
+		writeList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
+	}
+	for i := 0; i < int(s.NumPlayers); i++ {
+		fmt.Fprintf(&b, " p%d=", i)
+		s.Players[i].write(&b)
+	}
+	return b.String()
+}
+
+func (p *Player) write(b *strings.Builder) {
+	b.WriteString(p.Tokens.digits())
+	b.WriteByte('|')
+	var bought []Card
+	for c := Card(0); c < NumCards; c++ {
+		if p.Bought.Has(c) {
+			bought = append(bought, c)
+		}
+	}
+	writeList(b, bought, cardID)
+	b.WriteByte('|')
+	for r := 0; r < int(p.NumReserved); r++ {
+		if r > 0 {
+			b.WriteByte('.')
+		}
+		if p.Blind&(1<<r) != 0 {
+			b.WriteByte('*')
+		}
+		b.WriteString(strconv.Itoa(int(p.Reserved[r])))
+	}
+	if p.NumReserved == 0 {
+		b.WriteByte('-')
+	}
+	b.WriteByte('|')
+	var nobles []Noble
+	for n := Noble(0); n < NumNobleTiles; n++ {
+		if p.Nobles.Has(n) {
+			nobles = append(nobles, n)
+		}
+	}
+	writeList(b, nobles, func(n Noble) (int, bool) { return int(n), true })
+}
+
+func cardID(c Card) (int, bool) { return int(c), c != NoCard }
+
+// writeList writes ids joined by '.', '-' for an absent one or an empty list.
+func writeList[T any](b *strings.Builder, xs []T, id func(T) (int, bool)) {
+	if len(xs) == 0 {
+		b.WriteByte('-')
+	}
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if v, ok := id(x); ok {
+			b.WriteString(strconv.Itoa(v))
+		} else {
+			b.WriteByte('-')
+		}
+	}
+}
+
+func (t *Tokens) digits() string {
+	var d [NumTokenKinds]byte
+	for i, n := range t {
+		d[i] = '0' + n
+	}
+	return string(d[:])
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ErrNotation reports text that is not a valid state.
+var ErrNotation = errors.New("splendor: bad notation")
