@@ -20,17 +20,22 @@ type stateView struct {
 }
 
 type tokensView struct {
+	gemsView
+	Gold int `json:"gold"`
+}
+
+// gemsView is one count per gem colour: bonuses, or the colour part of tokens.
+type gemsView struct {
 	White int `json:"white"`
 	Blue  int `json:"blue"`
 	Green int `json:"green"`
 	Red   int `json:"red"`
 	Black int `json:"black"`
-	Gold  int `json:"gold,omitempty"`
 }
 
 type seatView struct {
 	Tokens   tokensView     `json:"tokens"`
-	Bonuses  tokensView     `json:"bonuses"`
+	Bonuses  gemsView       `json:"bonuses"`
 	Points   int            `json:"points"`
 	Bought   []int          `json:"bought"`
 	Reserved []reservedView `json:"reserved"`
@@ -45,7 +50,7 @@ type reservedView struct {
 func viewState(s *splendor.State) stateView {
 	v := stateView{Notation: s.String(), Players: int(s.NumPlayers), Seat: int(s.Seat),
 		Phase: s.Phase.String(), Turn: int(s.Turn), FinalRound: s.FinalRound, Passes: int(s.Passes),
-		Bank: viewTokens(s.Bank[:])}
+		Bank: viewTokens(&s.Bank)}
 	for _, n := range s.Nobles {
 		v.Nobles = append(v.Nobles, slot(int(n), n != splendor.NoNoble))
 	}
@@ -68,7 +73,7 @@ func viewState(s *splendor.State) stateView {
 }
 
 func viewSeat(p *splendor.Player) seatView {
-	v := seatView{Tokens: viewTokens(p.Tokens[:]), Bonuses: viewTokens(p.Bonus[:]), Points: int(p.Points),
+	v := seatView{Tokens: viewTokens(&p.Tokens), Bonuses: viewGems(p.Bonus[:]), Points: int(p.Points),
 		Bought: []int{}, Reserved: []reservedView{}, Nobles: []int{}}
 	for c := splendor.Card(0); c < splendor.NumCards; c++ {
 		if p.Bought.Has(c) {
@@ -86,13 +91,12 @@ func viewSeat(p *splendor.Player) seatView {
 	return v
 }
 
-// viewTokens reads five colours and, when present, gold.
-func viewTokens(t []uint8) tokensView {
-	v := tokensView{White: int(t[0]), Blue: int(t[1]), Green: int(t[2]), Red: int(t[3]), Black: int(t[4])}
-	if len(t) > splendor.NumColours {
-		v.Gold = int(t[splendor.Gold])
-	}
-	return v
+func viewTokens(t *splendor.Tokens) tokensView {
+	return tokensView{gemsView: viewGems(t[:splendor.NumColours]), Gold: int(t[splendor.Gold])}
+}
+
+func viewGems(g []uint8) gemsView {
+	return gemsView{White: int(g[0]), Blue: int(g[1]), Green: int(g[2]), Red: int(g[3]), Black: int(g[4])}
 }
 
 func slot(id int, ok bool) *int {

@@ -73,12 +73,10 @@ func init() {
 	}
 	i := takeDifferentBase
 	for _, size := range []int{3, 2, 1} {
-		for set := 0; set < 1<<NumColours; set++ {
-			if GemSet(set).Len() == size {
-				takeIndex[set] = int8(i)
-				actionTable[i] = Action{Kind: TakeDifferent, Gems: GemSet(set)}
-				i++
-			}
+		for _, set := range colourSets(size) {
+			takeIndex[set] = int8(i)
+			actionTable[i] = Action{Kind: TakeDifferent, Gems: set}
+			i++
 		}
 	}
 	for g := White; g <= Black; g++ {
@@ -104,6 +102,23 @@ func init() {
 	for i, a := range actionTable {
 		labelTable[i] = a.label()
 	}
+}
+
+// colourSets lists the sets of size colours in lexicographic order of their
+// colours (white blue green, white blue red, …), the order of the action table.
+func colourSets(size int) []GemSet {
+	if size == 0 {
+		return []GemSet{0}
+	}
+	var sets []GemSet
+	for g := White; g <= Black; g++ {
+		for _, rest := range colourSets(size - 1) {
+			if rest == 0 || rest&(1<<(g+1)-1) == 0 {
+				sets = append(sets, rest|1<<g)
+			}
+		}
+	}
+	return sets
 }
 
 // ActionAt decodes an index of the action space. It panics outside

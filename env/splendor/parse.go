@@ -2,6 +2,7 @@ package splendor
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -62,7 +63,7 @@ func (p *parser) state() State {
 	s.NumPlayers = uint8(players)
 	s.Seat = uint8(p.number("seat", 0, players-1))
 	s.Phase = p.phase(p.field("phase"))
-	s.Turn = uint16(p.number("turn", 0, 65535))
+	s.Turn = uint32(p.number("turn", 0, 1<<31-1))
 	s.FinalRound = p.number("final", 0, 1) == 1
 	s.Passes = uint8(p.number("passes", 0, players))
 	s.Bank = p.tokens(p.field("bank"))
@@ -78,7 +79,24 @@ func (p *parser) state() State {
 	if len(p.fields) > 0 {
 		p.fail("unexpected field %q", p.fields[0])
 	}
+	p.checkPhase(&s)
 	return s
+}
+
+// checkPhase refuses a phase that contradicts the seat's holdings, so that a
+// parsed game that is not over always has a legal action.
+func (p *parser) checkPhase(s *State) {
+	pl := &s.Players[s.Seat]
+	switch s.Phase {
+	case PhaseReturn:
+		if pl.Tokens.Total() <= TokenLimit {
+			p.fail("phase return but seat %d holds %d tokens", s.Seat, pl.Tokens.Total())
+		}
+	case PhaseChooseNoble:
+		if bits.OnesCount8(s.qualifying(pl)) < 2 {
+			p.fail("phase noble but seat %d does not qualify for several nobles", s.Seat)
+		}
+	}
 }
 
 func (p *parser) phase(name string) Phase {

@@ -70,7 +70,7 @@ type State struct {
 	// Passes counts consecutive turns in which nothing happened; a full round
 	// of them means nothing can ever change and the game is Blocked.
 	Passes uint8
-	Turn   uint16 // turns completed since the start
+	Turn   uint32 // turns completed since the start
 	Bank   Tokens
 	Market [NumLevels][MarketSlots]Card
 	// Decks holds each level's undrawn cards; the top is Decks[l][DeckSize[l]-1].

@@ -1,0 +1,85 @@
+package splendor_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// outOfRange is how far past the action space fuzzed indices reach, so that
+// Apply's range check is exercised as well as its legality check.
+const outOfRange = 8
+
+// FuzzApply drives a dealt game with arbitrary action indices and holds Apply
+// to its contract: it never panics, it succeeds exactly for the indices in the
+// legal mask, and a rejected index wraps ErrIllegal and changes nothing (the
+// server relies on that to reject a whole batch without side effects).
+func FuzzApply(f *testing.F) {
+	f.Add(byte(0), uint64(1), []byte{})
+	// Actions of every kind that the opening position forbids: buying an
+	// empty reserve slot, returning, choosing a noble, passing.
+	f.Add(byte(0), uint64(2), []byte{57, 58, 59, 60, 65, 66, 70, 71})
+	f.Add(byte(1), uint64(7), []byte{0, 1, 2, 25, 26, 27, 45, 46, 47, 71, 79})
+	f.Add(byte(2), uint64(42), []byte{30, 31, 32, 33, 42, 43, 44, 57, 60, 66})
+	f.Add(byte(0), uint64(3), []byte{9, 9, 9, 9, 9, 9, 9, 9, 60, 61, 62, 63, 64, 65})
+	f.Add(byte(5), uint64(1<<63), []byte{72, 255, 128, 0, 10, 20, 21, 24})
+	// Whole random games reach the return and noble phases and the end, which
+	// arbitrary bytes rarely do.
+	for players := byte(0); players < 3; players++ {
+		f.Add(players, uint64(11), legalGame(2+int(players), 11))
+	}
+	f.Fuzz(func(t *testing.T, players byte, seed uint64, actions []byte) {
+		s, err := splendor.New(2+int(players%3), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range actions {
+			checkApply(t, &s, int(b)%(splendor.NumActions+outOfRange))
+		}
+	})
+}
+
+// checkApply applies index i to s and checks the outcome against the legal
+// mask computed beforehand.
+func checkApply(t *testing.T, s *splendor.State, i int) {
+	t.Helper()
+	var legal splendor.ActionSet
+	s.Legal(&legal)
+	before := *s
+	wasLegal := i < splendor.NumActions && legal.Has(i)
+	err := s.Apply(i)
+	switch {
+	case err == nil && !wasLegal:
+		t.Fatalf("Apply(%d) succeeded but it was not legal in %s", i, before)
+	case err != nil && wasLegal:
+		t.Fatalf("Apply(%d) = %v but it was legal in %s", i, err, before)
+	case err != nil && !errors.Is(err, splendor.ErrIllegal):
+		t.Fatalf("Apply(%d) = %v, which does not wrap ErrIllegal", i, err)
+	case err != nil && *s != before:
+		t.Fatalf("rejected Apply(%d) changed the state:\nbefore %s\nafter  %s", i, before, *s)
+	}
+}
+
+// legalGame plays a game dealt from seed to the end with uniformly random
+// legal decisions and returns them as fuzz input bytes (every index is below
+// 256 and below NumActions+outOfRange, so each byte decodes to itself).
+func legalGame(players int, seed uint64) []byte {
+	s, err := splendor.New(players, seed)
+	if err != nil {
+		panic(err)
+	}
+	r := rng.New(seed)
+	var legal splendor.ActionSet
+	var actions []byte
+	for !s.Over() {
+		s.Legal(&legal)
+		i := legal.Nth(r.Intn(legal.Len()))
+		actions = append(actions, byte(i))
+		if err := s.Apply(i); err != nil {
+			panic(err)
+		}
+	}
+	return actions
+}
