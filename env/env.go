@@ -1,0 +1,54 @@
+// Package env is the Gym-style contract every game environment follows, and
+// the machinery they share: specs, options, the registry, seeds and the
+// batched Vector with its autoreset modes. It knows no game: games register
+// themselves (env/splendorenv, …) and the wire and server build on it.
+package env
+
+import "errors"
+
+// Env is one game instance as the client sees it: the client acts for the
+// seat to play (self-play) or for its own seat while built-in bots play the
+// others (vs-bots). Implementations are single-threaded; Vector runs many.
+type Env interface {
+	// Reset starts a new episode dealt from seed.
+	Reset(seed uint64)
+	// Step plays the client's decision. An illegal action returns an error
+	// wrapping ErrIllegalAction and changes nothing.
+	Step(action int) error
+	// Observe writes the observation of the seat to play (at the end of an
+	// episode: of the seat that made the last decision) into obs.
+	Observe(obs []uint8)
+	// Mask writes 1 for each legal action and 0 elsewhere; all zeros once
+	// the episode is over.
+	Mask(mask []uint8)
+	// ToPlay is the seat whose decision is expected (current_player).
+	ToPlay() int
+	// Rewards writes each seat's reward earned since the client's previous
+	// decision (len = Spec.Players).
+	Rewards(r []float32)
+	// Status reports whether the episode ended by the rules (terminated) or
+	// was cut short (truncated: turn limit, a blocked game).
+	Status() (terminated, truncated bool)
+}
+
+// Cloner is implemented by envs that can copy themselves, for search and for
+// the conformance suite (which tries every action on clones).
+type Cloner interface {
+	Clone() Env
+}
+
+// Resampler is implemented by envs with hidden information, for the
+// conformance suite: Resample redeals everything the seat to play cannot see
+// (deck order, other seats' hidden cards…) from seed, leaving all it can see
+// unchanged.
+type Resampler interface {
+	Resample(seed uint64)
+}
+
+// Errors every env and the layers above share; the wire maps each to a code.
+var (
+	ErrIllegalAction = errors.New("illegal action")
+	ErrBadOption     = errors.New("bad option")
+	ErrUnknownEnv    = errors.New("unknown env id")
+	ErrBadShape      = errors.New("wrong number of values")
+)

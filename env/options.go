@@ -1,0 +1,148 @@
+package env
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Options are an env's settings as a client sends them (decoded from the
+// wire: numbers may arrive as any integer or float type).
+type Options map[string]any
+
+// OptionReader reads Options with defaults and ranges, remembering which keys
+// were read so that Check can refuse unknown ones (a misspelt option must not
+// be silently ignored in a reproducible experiment).
+type OptionReader struct {
+	opts Options
+	read map[string]bool
+	err  error
+}
+
+// NewOptionReader reads opts (nil means all defaults).
+func NewOptionReader(opts Options) *OptionReader {
+	return &OptionReader{opts: opts, read: map[string]bool{}}
+}
+
+func (o *OptionReader) fail(key, format string, args ...any) {
+	if o.err == nil {
+		o.err = fmt.Errorf("%w: %s: %s", ErrBadOption, key, fmt.Sprintf(format, args...))
+	}
+}
+
+// Int reads an integer option in [lo, hi].
+func (o *OptionReader) Int(key string, def, lo, hi int) int {
+	o.read[key] = true
+	v, ok := o.opts[key]
+	if !ok || v == nil {
+		return def
+	}
+	n, ok := asInt(v)
+	if !ok || n < int64(lo) || n > int64(hi) {
+		o.fail(key, "want an integer in [%d, %d], got %v", lo, hi, v)
+		return def
+	}
+	return int(n)
+}
+
+// String reads a string option that must be one of allowed.
+func (o *OptionReader) String(key, def string, allowed ...string) string {
+	o.read[key] = true
+	v, ok := o.opts[key]
+	if !ok || v == nil {
+		return def
+	}
+	s, ok := v.(string)
+	if !ok || !slices.Contains(allowed, s) {
+		o.fail(key, "want one of %v, got %v", allowed, v)
+		return def
+	}
+	return s
+}
+
+// Strings reads a list of strings, each one of allowed, of length n, or a
+// single string meaning n copies of it.
+func (o *OptionReader) Strings(key string, def string, n int, allowed ...string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = def
+	}
+	o.read[key] = true
+	v, ok := o.opts[key]
+	if !ok || v == nil {
+		return out
+	}
+	if s, ok := v.(string); ok {
+		v = repeat(s, n)
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) != n {
+		o.fail(key, "want a string or a list of %d strings, got %v", n, v)
+		return out
+	}
+	for i, item := range list {
+		s, ok := item.(string)
+		if !ok || !slices.Contains(allowed, s) {
+			o.fail(key, "item %d: want one of %v, got %v", i, allowed, item)
+			return out
+		}
+		out[i] = s
+	}
+	return out
+}
+
+func repeat(s string, n int) []any {
+	list := make([]any, n)
+	for i := range list {
+		list[i] = s
+	}
+	return list
+}
+
+// Check returns the first bad value read, or an error naming the options
+// that no reader asked for.
+func (o *OptionReader) Check() error {
+	if o.err != nil {
+		return o.err
+	}
+	var unknown []string
+	for k := range o.opts {
+		if !o.read[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("%w: unknown option(s) %v", ErrBadOption, unknown)
+	}
+	return nil
+}
+
+func asInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int8:
+		return int64(n), true
+	case int16:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint8:
+		return int64(n), true
+	case uint16:
+		return int64(n), true
+	case uint32:
+		return int64(n), true
+	case uint64:
+		return int64(n), n <= math.MaxInt64
+	case float32:
+		return asInt(float64(n))
+	case float64:
+		return int64(n), n == math.Trunc(n) && math.Abs(n) < 1<<53
+	}
+	return 0, false
+}

@@ -1,0 +1,62 @@
+package env
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Game is a registered environment: Make reads the game's own options and
+// returns the spec of one env (Mode, Players, observation and action fields)
+// and a constructor of fresh envs with those options.
+type Game struct {
+	ID   string
+	Make func(o *OptionReader) (Spec, func() Env)
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Game{}
+)
+
+// Register makes a game available by its id; a second registration of an id
+// is a programming error.
+func Register(g Game) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[g.ID]; dup {
+		panic("env: " + g.ID + " registered twice")
+	}
+	registry[g.ID] = g
+}
+
+// IDs lists the registered env ids, sorted.
+func IDs() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	ids := make([]string, 0, len(registry))
+	for id := range registry {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+func lookup(id string) (Game, error) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	g, ok := registry[id]
+	if !ok {
+		return g, fmt.Errorf("%w %q (known: %v)", ErrUnknownEnv, id, idsLocked())
+	}
+	return g, nil
+}
+
+func idsLocked() []string {
+	ids := make([]string, 0, len(registry))
+	for id := range registry {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

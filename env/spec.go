@@ -1,0 +1,59 @@
+package env
+
+// Spec describes an environment to its users: everything a client needs to
+// allocate buffers and decode actions. It is fixed for an env id and options.
+type Spec struct {
+	ID           string
+	Version      int
+	ObsShape     []int
+	ObsDtype     Dtype
+	NumActions   int
+	ActionLabels []string
+	Players      int
+	Mode         Mode
+	Autoreset    Autoreset
+	// RewardRange bounds every per-step reward.
+	RewardRange [2]float32
+}
+
+// ObsSize is the number of values in one observation.
+func (s *Spec) ObsSize() int {
+	n := 1
+	for _, d := range s.ObsShape {
+		n *= d
+	}
+	return n
+}
+
+// Mode says who the client plays.
+type Mode string
+
+const (
+	SelfPlay Mode = "self_play" // the client acts for whichever seat is to move
+	VsBots   Mode = "vs_bots"   // the client owns one seat; built-in bots play the rest
+)
+
+// Autoreset says what Vector.Step does when an episode ends (Gymnasium's
+// AutoresetMode names).
+type Autoreset string
+
+const (
+	// NextStep: the step that ends an episode returns its final observation;
+	// the next step of that env ignores its action and returns the first
+	// observation of a new episode, with zero rewards.
+	NextStep Autoreset = "next_step"
+	// SameStep: the step that ends an episode resets at once and returns the
+	// new episode's first observation; the final one is kept in FinalObs.
+	SameStep Autoreset = "same_step"
+	// Disabled: an ended env stays ended (its mask is all zeros) until the
+	// client resets it.
+	Disabled Autoreset = "disabled"
+)
+
+// Dtype is how observations travel: the values are small integers either way.
+type Dtype string
+
+const (
+	Uint8   Dtype = "uint8"
+	Float32 Dtype = "float32"
+)

@@ -1,0 +1,151 @@
+package splendorenv
+
+import (
+	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// The observation is ObsSize small integers from the point of view of the
+// seat to play ("me"): seats are rotated so that block 0 is me, block 1 the
+// next seat to play, and so on. Offsets (docs/envs/splendor.md has the table):
+const (
+	offPhase   = 0   // [3] one-hot: main, return, choose noble
+	offFinal   = 3   // 1 once the final round has started
+	offRound   = 4   // completed rounds, capped at 255
+	offPasses  = 5   // consecutive turns with nothing done
+	offPlayers = 6   // number of players
+	offMySeat  = 7   // my seat in turn order (0 moves first)
+	offBank    = 8   // [6] tokens in the supply: white blue green red black gold
+	offDecks   = 14  // [3] cards left in each level's deck
+	offMarket  = 17  // [12 × card] face-up cards, level 1 slots 1–4, then 2, then 3
+	offNobles  = 161 // [5 × noble] noble slots
+	offSeats   = 191 // [4 × seat] me first; absent seats are zeros
+	ObsSize    = 423
+
+	cardSize     = 12 // present, points, bonus one-hot [5], cost [5]
+	nobleSize    = 6  // present, bonuses needed [5]
+	reservedSize = cardSize + 2
+	seatSize     = 58
+
+	// within a seat block
+	seatPresent  = 0
+	seatTokens   = 1  // [6]
+	seatBonus    = 7  // [5]
+	seatPoints   = 12 //
+	seatCards    = 13 // development cards bought
+	seatNobles   = 14 // nobles received
+	seatReserved = 15 // reserved cards held
+	seatHand     = 16 // [3 × (card, hidden, level)]
+)
+
+// cardFeatures[c] is card c's block, computed once.
+var cardFeatures [splendor.NumCards][cardSize]uint8
+
+func init() {
+	for c := splendor.Card(0); c < splendor.NumCards; c++ {
+		info := c.Info()
+		f := &cardFeatures[c]
+		f[0], f[1] = 1, info.Points
+		f[2+int(info.Bonus)] = 1
+		copy(f[7:], info.Cost[:])
+	}
+}
+
+// Observe writes the observation of ToPlay's seat.
+func (e *Env) Observe(obs []uint8) {
+	obs = obs[:ObsSize]
+	clear(obs)
+	s := &e.s
+	me := e.ToPlay()
+	if s.Phase < splendor.PhaseOver {
+		obs[offPhase+int(s.Phase)] = 1
+	}
+	obs[offFinal] = b2u(s.FinalRound)
+	obs[offRound] = uint8(min(s.Turn/uint32(s.NumPlayers), 255))
+	obs[offPasses] = s.Passes
+	obs[offPlayers] = s.NumPlayers
+	obs[offMySeat] = uint8(me)
+	copy(obs[offBank:], s.Bank[:])
+	copy(obs[offDecks:], s.DeckSize[:])
+	for l := range s.Market {
+		for slot, c := range s.Market[l] {
+			if c != splendor.NoCard {
+				copy(obs[offMarket+(l*splendor.MarketSlots+slot)*cardSize:], cardFeatures[c][:])
+			}
+		}
+	}
+	for slot, n := range s.Nobles {
+		if n != splendor.NoNoble {
+			o := obs[offNobles+slot*nobleSize:]
+			o[0] = 1
+			needs := n.Needs()
+			copy(o[1:], needs[:])
+		}
+	}
+	for k := 0; k < int(s.NumPlayers); k++ {
+		seat := (me + k) % int(s.NumPlayers)
+		writeSeat(obs[offSeats+k*seatSize:offSeats+(k+1)*seatSize], &s.Players[seat], k == 0)
+	}
+}
+
+// writeSeat writes one seat's block; a card another seat reserved blind shows
+// only that it is there and its level.
+func writeSeat(o []uint8, p *splendor.Player, mine bool) {
+	o[seatPresent] = 1
+	copy(o[seatTokens:], p.Tokens[:])
+	copy(o[seatBonus:], p.Bonus[:])
+	o[seatPoints] = p.Points
+	o[seatCards] = uint8(p.Bought.Len())
+	o[seatNobles] = uint8(p.Nobles.Len())
+	o[seatReserved] = p.NumReserved
+	for r := 0; r < int(p.NumReserved); r++ {
+		h := o[seatHand+r*reservedSize:]
+		c := p.Reserved[r]
+		hidden := p.Blind&(1<<r) != 0 && !mine
+		if hidden {
+			h[0] = 1
+		} else {
+			copy(h, cardFeatures[c][:])
+		}
+		h[cardSize] = b2u(hidden)
+		h[cardSize+1] = c.Info().Level + 1
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Resample redeals what the seat to play cannot see: the undrawn cards of
+// each level together with the other seats' blind-reserved cards of that
+// level are shuffled and put back in the same places.
+func (e *Env) Resample(seed uint64) {
+	r := rng.New(seed)
+	s := &e.s
+	me := e.ToPlay()
+	for l := 0; l < splendor.NumLevels; l++ {
+		var pool []splendor.Card
+		var slots []*splendor.Card
+		for i := range s.Decks[l][:s.DeckSize[l]] {
+			pool, slots = append(pool, s.Decks[l][i]), append(slots, &s.Decks[l][i])
+		}
+		for seat := 0; seat < int(s.NumPlayers); seat++ {
+			p := &s.Players[seat]
+			for k := 0; k < int(p.NumReserved); k++ {
+				if seat != me && p.Blind&(1<<k) != 0 && int(p.Reserved[k].Info().Level) == l {
+					pool, slots = append(pool, p.Reserved[k]), append(slots, &p.Reserved[k])
+				}
+			}
+		}
+		for i := len(pool) - 1; i > 0; i-- {
+			j := r.Intn(i + 1)
+			pool[i], pool[j] = pool[j], pool[i]
+		}
+		for i, slot := range slots {
+			*slot = pool[i]
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package splendorenv
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A 3-player position with seat 1 to act: seat 0 holds a card reserved face
+// up (1) and one blind (*45); seat 1 holds one blind (*75).
+const observed = "players=3 seat=1 phase=main turn=7 final=0 passes=0 bank=435225 " +
+	"nobles=0.-.5.-.- market=0.24.36.-/40.41.42.43/70.71.72.73 decks=-/46/74 " +
+	"p0=010000|11|1.*45|- p1=200110|14.22|*75|- p2=000001|-|-|-"
+
+func selfPlayEnv(t *testing.T, notation string) *Env {
+	s, err := splendor.Parse(notation)
+	require.NoError(t, err)
+	e := newEnv(config{players: int(s.NumPlayers), mode: env.SelfPlay, maxRounds: DefaultMaxRounds})
+	e.s = s
+	return e
+}
+
+func TestObservationLayout(t *testing.T) {
+	obs := make([]uint8, ObsSize)
+	selfPlayEnv(t, observed).Observe(obs)
+
+	assert.Equal(t, []uint8{1, 0, 0}, obs[offPhase:offPhase+3], "phase main")
+	assert.Equal(t, uint8(2), obs[offRound], "7 turns of 3 players: 2 rounds done")
+	assert.Equal(t, uint8(3), obs[offPlayers])
+	assert.Equal(t, uint8(1), obs[offMySeat])
+	assert.Equal(t, []uint8{4, 3, 5, 2, 2, 5}, obs[offBank:offBank+6])
+	assert.Equal(t, []uint8{0, 1, 1}, obs[offDecks:offDecks+3])
+
+	// Market level 1 slot 1 is card 0: white bonus, 0 points, cost 3 1 0 0 1.
+	assert.Equal(t, []uint8{1, 0, 1, 0, 0, 0, 0, 3, 1, 0, 0, 1}, obs[offMarket:offMarket+cardSize])
+	assert.Equal(t, make([]uint8, cardSize), obs[offMarket+3*cardSize:offMarket+4*cardSize], "empty slot")
+	// Noble slot 1 holds noble 0 (4 white, 4 blue); slot 2 is empty.
+	assert.Equal(t, []uint8{1, 4, 4, 0, 0, 0}, obs[offNobles:offNobles+nobleSize])
+	assert.Equal(t, make([]uint8, nobleSize), obs[offNobles+nobleSize:offNobles+2*nobleSize])
+}
+
+func TestObservationRotatesSeatsAndHidesBlindReserves(t *testing.T) {
+	obs := make([]uint8, ObsSize)
+	selfPlayEnv(t, observed).Observe(obs)
+	me, next, prev := seatBlock(obs, 0), seatBlock(obs, 1), seatBlock(obs, 2)
+
+	// Block 0 is seat 1 (to act): tokens, bonuses (blue 14 + green 22), its own blind card visible.
+	assert.Equal(t, []uint8{1, 2, 0, 0, 1, 1, 0}, me[:seatBonus])
+	assert.Equal(t, []uint8{0, 1, 1, 0, 0}, me[seatBonus:seatPoints])
+	assert.Equal(t, uint8(2), me[seatCards])
+	assert.Equal(t, uint8(1), me[seatReserved])
+	own := hand(me, 0)
+	assert.Equal(t, cardFeatures[75][:], own[:cardSize], "my blind reserve is known to me")
+	assert.Equal(t, []uint8{0, 3}, own[cardSize:], "not hidden, level 3")
+
+	// Block 1 is seat 2, block 2 is seat 0 with a public and a hidden reserve.
+	assert.Equal(t, uint8(1), next[seatTokens+5], "seat 2 holds a gold")
+	public, hidden := hand(prev, 0), hand(prev, 1)
+	assert.Equal(t, cardFeatures[1][:], public[:cardSize], "a face-up reserve stays public")
+	assert.Equal(t, []uint8{0, 1}, public[cardSize:])
+	assert.Equal(t, append([]uint8{1}, make([]uint8, cardSize-1)...), hidden[:cardSize], "only presence shows")
+	assert.Equal(t, []uint8{1, 2}, hidden[cardSize:], "hidden, level 2")
+
+	assert.Equal(t, make([]uint8, seatSize), seatBlock(obs, 3), "no fourth seat")
+}
+
+func seatBlock(obs []uint8, k int) []uint8 {
+	return obs[offSeats+k*seatSize : offSeats+(k+1)*seatSize]
+}
+
+func hand(seat []uint8, r int) []uint8 {
+	return seat[seatHand+r*reservedSize : seatHand+(r+1)*reservedSize]
+}
+
+func TestLayoutConstantsAddUp(t *testing.T) {
+	assert.Equal(t, offMarket+3*4*cardSize, offNobles)
+	assert.Equal(t, offNobles+splendor.MaxNobles*nobleSize, offSeats)
+	assert.Equal(t, offSeats+splendor.MaxPlayers*seatSize, ObsSize)
+	assert.Equal(t, seatHand+splendor.MaxReserved*reservedSize, seatSize)
+	assert.Equal(t, offBank+6, offDecks)
+	assert.Equal(t, offDecks+3, offMarket)
+}
