@@ -1,6 +1,6 @@
 // Command splendorctl holds the project's tools: play prints one seeded game
 // between random players, trace writes games as JSON Lines for checking and
-// for training data.
+// for training data, bench measures env-steps per second.
 package main
 
 import (
@@ -14,6 +14,7 @@ const usage = `usage: splendorctl <command> [flags]
 commands:
   play   play one seeded game between random players and print it
   trace  write seeded random games as JSON Lines (docs/trace.md)
+  bench  measure env-steps per second (--mode inproc)
 
 run 'splendorctl <command> -h' for a command's flags`
 
@@ -33,6 +34,8 @@ func run(args []string, out io.Writer) error {
 		return play(args[1:], out)
 	case "trace":
 		return trace(args[1:], out)
+	case "bench":
+		return bench(args[1:], out)
 	case "help", "-h", "--help":
 		fmt.Fprintln(out, usage)
 		return nil

@@ -71,30 +71,11 @@ func newPlayers(n int, seed uint64) players {
 	return p
 }
 
-// choose fills actions from v's masks (0 for an env with no legal action,
-// which only an env waiting for its autoreset has).
+// choose fills actions from v's masks.
 func (p players) choose(v *env.Vector, actions []int32) {
 	na := v.Spec.NumActions
 	for i := range actions {
-		row := v.Mask[i*na : (i+1)*na]
-		legal := 0
-		for _, m := range row {
-			legal += int(m)
-		}
-		actions[i] = 0
-		if legal == 0 {
-			continue
-		}
-		k := p[i].Intn(legal)
-		for a, m := range row {
-			if m == 1 {
-				if k == 0 {
-					actions[i] = int32(a)
-					break
-				}
-				k--
-			}
-		}
+		actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &p[i])
 	}
 }
 

@@ -22,9 +22,10 @@ func (e *Env) score() {
 	}
 }
 
-// addTerminal gives each seat N/(N−1)·(w/k − 1/N), where w is 1 for a winner
+// addTerminal gives each seat (N·w/k − 1)/(N − 1), where w is 1 for a winner
 // and k the number of winners: +1 for a sole winner, −1/(N−1) for each loser,
-// a zero-sum split for a shared win.
+// a zero-sum split for a shared win. (Written so that the usual values are
+// exact in float32.)
 func (e *Env) addTerminal() {
 	winners := e.s.Winners()
 	n := float32(e.c.players)
@@ -34,7 +35,7 @@ func (e *Env) addTerminal() {
 	}
 	for i := 0; i < e.c.players; i++ {
 		w := float32(winners >> i & 1)
-		e.rewards[i] += n / (n - 1) * (w/k - 1/n)
+		e.rewards[i] += (n*w/k - 1) / (n - 1)
 	}
 }
 

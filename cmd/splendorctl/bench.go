@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/splendor-rl/splendor/env"
+	_ "github.com/splendor-rl/splendor/env/splendorenv" // registers splendor-v1
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// bench measures env-steps per second: batched steps of num-envs envs with
+// uniformly random legal actions drawn from the masks, as a client would.
+func bench(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	mode := fs.String("mode", "inproc", "inproc: step a Vector in this process")
+	id := fs.String("env", "splendor-v1", "env id")
+	numEnvs := fs.Int("num-envs", 1024, "envs stepped per batch")
+	seconds := fs.Float64("seconds", 10, "seconds per measurement")
+	dtype := fs.String("obs-dtype", "uint8", "observation dtype: uint8 or float32")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *mode != "inproc" {
+		return fmt.Errorf("unknown mode %q (known: inproc)", *mode)
+	}
+	duration := time.Duration(*seconds * float64(time.Second))
+	fmt.Fprintf(out, "%s, %d envs, %s observations, %d workers, %.0fs per line\n",
+		*id, *numEnvs, *dtype, env.DefaultPool().Workers(), *seconds)
+	for _, play := range []env.Options{
+		{"mode": "self_play"},
+		{"mode": "vs_bots", "bots": "random"},
+		{"mode": "vs_bots", "bots": "greedy"},
+	} {
+		play["obs_dtype"] = *dtype
+		rate, err := stepRate(*id, *numEnvs, play, duration)
+		if err != nil {
+			return err
+		}
+		label := fmt.Sprint(play["mode"])
+		if bots, ok := play["bots"]; ok {
+			label += " (" + fmt.Sprint(bots) + " bots)"
+		}
+		fmt.Fprintf(out, "inproc  %-22s %12.0f env-steps/s\n", label, rate)
+	}
+	return nil
+}
+
+// stepRate steps a fresh Vector for about d and returns env-steps per second.
+func stepRate(id string, n int, opts env.Options, d time.Duration) (float64, error) {
+	v, err := env.Make(id, n, opts, 1, nil)
+	if err != nil {
+		return 0, err
+	}
+	r := rng.New(1)
+	actions := make([]int32, n)
+	na := v.Spec.NumActions
+	steps := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		for i := range actions {
+			actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &r)
+		}
+		if err := v.Step(actions); err != nil {
+			return 0, err
+		}
+		steps += n
+	}
+	return float64(steps) / time.Since(start).Seconds(), nil
+}

@@ -1,0 +1,35 @@
+package splendorenv
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/stretchr/testify/require"
+)
+
+// The spec page is what users read: its label table and offsets must match
+// the code.
+func TestSpecPageMatchesTheCode(t *testing.T) {
+	page, err := os.ReadFile("../../docs/envs/splendor.md")
+	require.NoError(t, err)
+	doc := string(page)
+	for i := 0; i < splendor.NumActions; i++ {
+		row := fmt.Sprintf("| %d | `%s` |", i, splendor.Label(i))
+		require.Contains(t, doc, row)
+	}
+	for _, row := range []string{
+		fmt.Sprintf("shape `[%d]`", ObsSize),
+		fmt.Sprintf("| %d | 144 | market", offMarket),
+		fmt.Sprintf("| %d | 30 | nobles", offNobles),
+		fmt.Sprintf("| %d | 232 | seats", offSeats),
+		fmt.Sprintf("| %d | 6 | supply", offBank),
+		fmt.Sprintf("| %d | 3 | cards left in decks", offDecks),
+		fmt.Sprintf("| %d | 42 | 3 **reserved** blocks", seatHand),
+		fmt.Sprintf("`%s` / %d", ID, Version),
+	} {
+		require.True(t, strings.Contains(doc, row), "spec page lacks %q", row)
+	}
+}
