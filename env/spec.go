@@ -14,6 +14,8 @@ type Spec struct {
 	Autoreset    Autoreset
 	// RewardRange bounds every per-step reward.
 	RewardRange [2]float32
+	// IllegalAction is what an illegal action in a batch does.
+	IllegalAction IllegalPolicy
 }
 
 // ObsSize is the number of values in one observation.
@@ -56,4 +58,17 @@ type Dtype string
 const (
 	Uint8   Dtype = "uint8"
 	Float32 Dtype = "float32"
+)
+
+// IllegalPolicy says what an illegal action does to a batch.
+type IllegalPolicy string
+
+const (
+	// IllegalError refuses the whole batch with an *ActionError; nothing
+	// changes (the default).
+	IllegalError IllegalPolicy = "error"
+	// IllegalForfeit ends that env's episode as a loss for the seat that
+	// chose it (−1; the others share +1), so that a training loop that
+	// ignores masks still runs; the rest of the batch steps normally.
+	IllegalForfeit IllegalPolicy = "forfeit"
 )

@@ -11,9 +11,10 @@ import (
 // all of them, spread over a Pool, writing into contiguous buffers that are
 // allocated once. Row i of every buffer belongs to env i.
 //
-// Seeds: Make with seed s deals env i's first episode from s+i (Gymnasium's
-// convention); each later episode of an env is dealt from
+// Seeds: a Vector made with seed s deals env i's first episode from s+i
+// (Gymnasium's convention); each later episode of an env is dealt from
 // rng.Derive(previous episode's seed, 1), unless Reset names its seed.
+// A new Vector must be Reset before it is stepped.
 type Vector struct {
 	Spec Spec
 
@@ -33,8 +34,10 @@ type Vector struct {
 
 	envs     []Env
 	seeds    []uint64 // each env's current episode seed
+	next     []uint64 // each env's next episode seed
 	pending  []bool   // next-step autoreset: reset on the next step
-	over     []bool   // disabled autoreset: ended, waiting for Reset
+	over     []bool   // not started, or ended with autoreset disabled: waiting for Reset
+	forfeit  []bool   // this step's action is illegal and the env forfeits it
 	obsSize  int
 	actions  []int32 // the batch being stepped
 	resetIDs []int   // the envs being reset, with resetSeeds
@@ -59,9 +62,9 @@ func (e *ActionError) Error() string {
 
 func (e *ActionError) Unwrap() error { return ErrIllegalAction }
 
-// Make builds n envs of id with opts and resets env i with seed+i. Besides the
-// game's options it reads "autoreset" and "obs_dtype". A nil pool means
-// DefaultPool.
+// Make builds n envs of id with opts whose first episodes will be dealt from
+// seed+i. Besides the game's options it reads "autoreset", "obs_dtype" and
+// "illegal_action". A nil pool means DefaultPool.
 func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, error) {
 	g, err := lookup(id)
 	if err != nil {
@@ -73,11 +76,12 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 	o := NewOptionReader(opts)
 	autoreset := Autoreset(o.String("autoreset", string(NextStep), string(NextStep), string(SameStep), string(Disabled)))
 	dtype := Dtype(o.String("obs_dtype", string(Uint8), string(Uint8), string(Float32)))
+	illegal := IllegalPolicy(o.String("illegal_action", string(IllegalError), string(IllegalError), string(IllegalForfeit)))
 	spec, newEnv := g.Make(o)
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	spec.Autoreset, spec.ObsDtype = autoreset, dtype
+	spec.Autoreset, spec.ObsDtype, spec.IllegalAction = autoreset, dtype, illegal
 	if pool == nil {
 		pool = DefaultPool()
 	}
@@ -85,11 +89,10 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 	for i := range v.envs {
 		v.envs[i] = newEnv()
 	}
-	seeds := make([]uint64, n)
-	for i := range seeds {
-		seeds[i] = seed + uint64(i)
+	for i := range v.next {
+		v.next[i] = seed + uint64(i)
+		v.over[i] = true
 	}
-	v.reset(nil, seeds)
 	return v, nil
 }
 
@@ -99,7 +102,8 @@ func newVector(spec Spec, n int, pool *Pool) *Vector {
 		Obs: make([]uint8, n*size), Mask: make([]uint8, n*spec.NumActions),
 		Rewards: make([]float32, n*spec.Players), Terminated: make([]bool, n), Truncated: make([]bool, n),
 		ToPlay: make([]int32, n), Ended: make([]bool, n),
-		envs: make([]Env, n), seeds: make([]uint64, n), pending: make([]bool, n), over: make([]bool, n)}
+		envs: make([]Env, n), seeds: make([]uint64, n), next: make([]uint64, n),
+		pending: make([]bool, n), over: make([]bool, n), forfeit: make([]bool, n)}
 	if spec.ObsDtype == Float32 {
 		v.ObsF32 = make([]float32, n*size)
 	}
@@ -122,8 +126,8 @@ func (v *Vector) Env(i int) Env { return v.envs[i] }
 func (v *Vector) Seeds() []uint64 { return v.seeds }
 
 // Reset starts new episodes in the envs listed in ids (nil: all). seeds, if
-// not nil, gives one seed per listed env; otherwise each env continues its
-// own seed sequence.
+// not nil, gives one seed per listed env; otherwise each env is dealt its
+// next seed (seed+i for its first episode).
 func (v *Vector) Reset(ids []int, seeds []uint64) error {
 	if ids == nil {
 		ids = make([]int, len(v.envs))
@@ -139,7 +143,7 @@ func (v *Vector) Reset(ids []int, seeds []uint64) error {
 	if seeds == nil {
 		seeds = make([]uint64, len(ids))
 		for k, i := range ids {
-			seeds[k] = rng.Derive(v.seeds[i], nextEpisodeStream)
+			seeds[k] = v.next[i]
 		}
 	}
 	if len(seeds) != len(ids) {
@@ -175,19 +179,27 @@ func (v *Vector) Step(actions []int32) error {
 	return nil
 }
 
+// validate checks every action before anything is stepped. Under the forfeit
+// policy an in-range illegal action is not an error: it marks its env to
+// forfeit.
 func (v *Vector) validate(actions []int32) error {
 	var bad *ActionError
 	na := int32(v.Spec.NumActions)
 	for i, a := range actions {
+		v.forfeit[i] = false
 		reason := ""
 		switch {
 		case v.pending[i]:
 			continue
 		case v.over[i]:
-			reason = "episode over: reset the env first"
+			reason = "the env needs a reset"
 		case a < 0 || a >= na:
 			reason = fmt.Sprintf("action %d outside [0, %d)", a, na)
 		case v.Mask[i*int(na)+int(a)] == 0:
+			if v.Spec.IllegalAction == IllegalForfeit {
+				v.forfeit[i] = true
+				continue
+			}
 			reason = fmt.Sprintf("action %d (%s) is not legal", a, v.Spec.ActionLabels[a])
 		default:
 			continue
@@ -198,6 +210,7 @@ func (v *Vector) validate(actions []int32) error {
 		bad.Envs = append(bad.Envs, i)
 	}
 	if bad != nil {
+		clear(v.forfeit)
 		return bad
 	}
 	return nil
@@ -224,7 +237,12 @@ func (v *Vector) work(lo, hi int) {
 func (v *Vector) step(i int) {
 	v.Ended[i] = false
 	if v.pending[i] {
-		v.start(i, rng.Derive(v.seeds[i], nextEpisodeStream))
+		v.start(i, v.next[i])
+		return
+	}
+	if v.forfeit[i] {
+		v.forfeitEpisode(i)
+		v.end(i)
 		return
 	}
 	e := v.envs[i]
@@ -235,44 +253,72 @@ func (v *Vector) step(i int) {
 	e.Rewards(v.Rewards[i*players : (i+1)*players])
 	term, trunc := e.Status()
 	v.Terminated[i], v.Truncated[i] = term, trunc
-	if !term && !trunc {
-		v.observe(i, v.Obs, v.ObsF32)
-		return
+	v.observe(i)
+	if term || trunc {
+		v.end(i)
 	}
+}
+
+// forfeitEpisode ends env i's episode for an illegal action under the forfeit
+// policy: the seat that chose it gets −1, the others share +1, and the last
+// observation stays, with an empty mask.
+func (v *Vector) forfeitEpisode(i int) {
+	players := v.Spec.Players
+	row := v.Rewards[i*players : (i+1)*players]
+	for seat := range row {
+		row[seat] = 1 / float32(players-1)
+	}
+	row[v.ToPlay[i]] = -1
+	v.Terminated[i], v.Truncated[i] = true, false
+	na := v.Spec.NumActions
+	clear(v.Mask[i*na : (i+1)*na])
+}
+
+// end applies the autoreset mode to env i, whose final observation is in
+// its Obs row.
+func (v *Vector) end(i int) {
 	switch v.Spec.Autoreset {
 	case NextStep:
-		v.observe(i, v.Obs, v.ObsF32)
 		v.pending[i] = true
 	case SameStep:
-		v.observe(i, v.FinalObs, v.FinalObsF32)
+		copy(v.row(v.FinalObs, i), v.row(v.Obs, i))
+		if v.ObsF32 != nil {
+			copy(v.FinalObsF32[i*v.obsSize:(i+1)*v.obsSize], v.ObsF32[i*v.obsSize:(i+1)*v.obsSize])
+		}
 		v.Ended[i] = true
-		v.seeds[i] = rng.Derive(v.seeds[i], nextEpisodeStream)
-		v.envs[i].Reset(v.seeds[i])
-		v.observe(i, v.Obs, v.ObsF32)
+		v.restart(i, v.next[i])
+		v.observe(i)
 	case Disabled:
-		v.observe(i, v.Obs, v.ObsF32)
 		v.over[i] = true
 	}
 }
 
 // start deals env i's new episode from seed and clears its step results.
 func (v *Vector) start(i int, seed uint64) {
-	v.seeds[i] = seed
-	v.envs[i].Reset(seed)
+	v.restart(i, seed)
 	v.pending[i], v.over[i], v.Terminated[i], v.Truncated[i] = false, false, false, false
 	players := v.Spec.Players
 	clear(v.Rewards[i*players : (i+1)*players])
-	v.observe(i, v.Obs, v.ObsF32)
+	v.observe(i)
 }
 
-// observe writes env i's observation into row i of obs (and of obsF32 when
-// the env serves float32), its mask and the seat to play.
-func (v *Vector) observe(i int, obs []uint8, obsF32 []float32) {
+func (v *Vector) restart(i int, seed uint64) {
+	v.seeds[i], v.next[i] = seed, rng.Derive(seed, nextEpisodeStream)
+	v.envs[i].Reset(seed)
+}
+
+func (v *Vector) row(obs []uint8, i int) []uint8 {
+	return obs[i*v.obsSize : (i+1)*v.obsSize]
+}
+
+// observe writes env i's observation (and its float32 copy when the env
+// serves float32), mask and seat to play into row i.
+func (v *Vector) observe(i int) {
 	e := v.envs[i]
-	row := obs[i*v.obsSize : (i+1)*v.obsSize]
+	row := v.row(v.Obs, i)
 	e.Observe(row)
-	if obsF32 != nil {
-		f := obsF32[i*v.obsSize : (i+1)*v.obsSize]
+	if v.ObsF32 != nil {
+		f := v.ObsF32[i*v.obsSize : (i+1)*v.obsSize]
 		for k, x := range row {
 			f[k] = float32(x)
 		}

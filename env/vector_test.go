@@ -12,6 +12,14 @@ import (
 
 const id = "splendor-v1"
 
+func makeReset(t *testing.T, n int, opts env.Options, seed uint64) *env.Vector {
+	t.Helper()
+	v, err := env.Make(id, n, opts, seed, nil)
+	require.NoError(t, err)
+	require.NoError(t, v.Reset(nil, nil))
+	return v
+}
+
 func TestMakeRefusesBadRequests(t *testing.T) {
 	_, err := env.Make("chess-v1", 1, nil, 0, nil)
 	assert.ErrorIs(t, err, env.ErrUnknownEnv)
@@ -23,23 +31,23 @@ func TestMakeRefusesBadRequests(t *testing.T) {
 	assert.ErrorIs(t, err, env.ErrBadOption)
 	_, err = env.Make(id, 1, env.Options{"playerz": 2}, 0, nil)
 	assert.ErrorIs(t, err, env.ErrBadOption)
+	_, err = env.Make(id, 1, env.Options{"illegal_action": "ignore"}, 0, nil)
+	assert.ErrorIs(t, err, env.ErrBadOption)
 }
 
 // Env i of a batch made with seed s plays its first episode from s+i, the
 // same game a batch of one made with seed s+i plays.
 func TestBatchSeedsAreBasePlusIndex(t *testing.T) {
-	v, err := env.Make(id, 4, nil, 100, nil)
-	require.NoError(t, err)
+	v := makeReset(t, 4, nil, 100)
 	assert.Equal(t, []uint64{100, 101, 102, 103}, v.Seeds())
-	single, err := env.Make(id, 1, nil, 102, nil)
-	require.NoError(t, err)
+	single := makeReset(t, 1, nil, 102)
 	size := v.Spec.ObsSize()
 	assert.Equal(t, single.Obs, v.Obs[2*size:3*size])
 }
 
 func TestResetContinuesEachEnvsSeedSequence(t *testing.T) {
-	v, err := env.Make(id, 2, nil, 7, nil)
-	require.NoError(t, err)
+	v := makeReset(t, 2, nil, 7)
+	assert.Equal(t, []uint64{7, 8}, v.Seeds())
 	require.NoError(t, v.Reset(nil, nil))
 	assert.Equal(t, []uint64{rng.Derive(7, 1), rng.Derive(8, 1)}, v.Seeds())
 	require.NoError(t, v.Reset([]int{1}, []uint64{42}))
@@ -58,6 +66,8 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 	require.NoError(t, err)
 	b, err := env.Make(id, 64, nil, 3, two)
 	require.NoError(t, err)
+	require.NoError(t, a.Reset(nil, nil))
+	require.NoError(t, b.Reset(nil, nil))
 	r := rng.New(1)
 	actions := make([]int32, 64)
 	na := a.Spec.NumActions
@@ -74,9 +84,8 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 }
 
 func TestActionErrorNamesEveryOffendingEnv(t *testing.T) {
-	v, err := env.Make(id, 3, nil, 1, nil)
-	require.NoError(t, err)
-	err = v.Step([]int32{-1, 0, 71}) // out of range, legal take, pass (not legal at the start)
+	v := makeReset(t, 3, nil, 1)
+	err := v.Step([]int32{-1, 0, 71}) // out of range, legal take, pass (not legal at the start)
 	var ae *env.ActionError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, []int{0, 2}, ae.Envs)
@@ -105,5 +114,29 @@ func TestSampleLegal(t *testing.T) {
 	assert.Len(t, counts, 3)
 	for _, a := range []int32{1, 3, 4} {
 		assert.InDelta(t, 1000, counts[a], 150)
+	}
+}
+
+// Under the forfeit policy an illegal action ends only its own env's episode,
+// as a loss for the seat that chose it.
+func TestForfeitPolicy(t *testing.T) {
+	for _, mode := range []string{"next_step", "same_step", "disabled"} {
+		t.Run(mode, func(t *testing.T) {
+			v := makeReset(t, 2, env.Options{"illegal_action": "forfeit", "autoreset": mode, "players": 3}, 1)
+			assert.Equal(t, env.IllegalForfeit, v.Spec.IllegalAction)
+			obs := append([]uint8(nil), v.Obs[:v.Spec.ObsSize()]...)
+			require.NoError(t, v.Step([]int32{71, 0})) // pass is illegal at the start; take 3 is legal
+			assert.Equal(t, []bool{true, false}, v.Terminated)
+			assert.Equal(t, []float32{-1, 0.5, 0.5, 0, 0, 0}, v.Rewards)
+			switch mode {
+			case "same_step":
+				assert.Equal(t, []bool{true, false}, v.Ended)
+				assert.Equal(t, obs, v.FinalObs[:v.Spec.ObsSize()])
+			default:
+				assert.Equal(t, obs, v.Obs[:v.Spec.ObsSize()], "the final observation is the last one")
+				assert.Equal(t, make([]uint8, v.Spec.NumActions), v.Mask[:v.Spec.NumActions])
+			}
+			assert.ErrorIs(t, v.Step([]int32{0, 1000}), env.ErrIllegalAction, "out of range is still an error")
+		})
 	}
 }

@@ -54,6 +54,9 @@ func stepRate(id string, n int, opts env.Options, d time.Duration) (float64, err
 	if err != nil {
 		return 0, err
 	}
+	if err := v.Reset(nil, nil); err != nil {
+		return 0, err
+	}
 	r := rng.New(1)
 	actions := make([]int32, n)
 	na := v.Spec.NumActions

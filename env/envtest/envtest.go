@@ -56,6 +56,8 @@ func makeVector(t *testing.T, c Case, seed uint64, extra env.Options) *env.Vecto
 	}
 	v, err := env.Make(c.ID, c.NumEnvs, opts, seed, nil)
 	require.NoError(t, err)
+	require.ErrorIs(t, v.Step(make([]int32, v.Len())), env.ErrIllegalAction, "stepped before its first reset")
+	require.NoError(t, v.Reset(nil, nil))
 	return v
 }
 

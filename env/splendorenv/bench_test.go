@@ -17,6 +17,9 @@ func benchmarkVector(b *testing.B, opts env.Options) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := v.Reset(nil, nil); err != nil {
+		b.Fatal(err)
+	}
 	r := rng.New(2)
 	actions := make([]int32, n)
 	na := v.Spec.NumActions

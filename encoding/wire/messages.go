@@ -1,0 +1,91 @@
+package wire
+
+// Ops a request may name.
+const (
+	OpHello = "hello"
+	OpMake  = "make"
+	OpReset = "reset"
+	OpStep  = "step"
+	OpClose = "close"
+)
+
+// Request is every request: id and op, and the fields its op reads.
+type Request struct {
+	ID      uint64         `msgpack:"id"`
+	Op      string         `msgpack:"op"`
+	Token   string         `msgpack:"token,omitempty"`    // hello
+	Env     string         `msgpack:"env,omitempty"`      // make
+	NumEnvs int            `msgpack:"num_envs,omitempty"` // make
+	Options map[string]any `msgpack:"options,omitempty"`  // make
+	Seed    *Seed          `msgpack:"seed,omitempty"`     // make
+	Handle  uint64         `msgpack:"handle,omitempty"`   // reset, step, close
+	Seeds   []Seed         `msgpack:"seeds,omitempty"`    // reset
+	EnvIDs  []int          `msgpack:"env_ids,omitempty"`  // reset
+	Actions *Tensor        `msgpack:"actions,omitempty"`  // step
+}
+
+// Limits are the server's limits, announced by hello.
+type Limits struct {
+	MaxMessageBytes      int64 `msgpack:"max_message_bytes"`
+	MaxEnvsPerConnection int   `msgpack:"max_envs_per_connection"`
+	MaxEnvsTotal         int   `msgpack:"max_envs_total"`
+	MaxConnections       int   `msgpack:"max_connections"`
+}
+
+// HelloReply announces versions, limits and env ids.
+type HelloReply struct {
+	ID       uint64   `msgpack:"id"`
+	Protocol int      `msgpack:"protocol"`
+	Server   string   `msgpack:"server"`
+	Envs     []string `msgpack:"envs"`
+	Limits   Limits   `msgpack:"limits"`
+}
+
+// Spec describes a made batch of envs.
+type Spec struct {
+	ID           string     `msgpack:"id"`
+	Version      int        `msgpack:"version"`
+	NumEnvs      int        `msgpack:"num_envs"`
+	ObsShape     []int      `msgpack:"obs_shape"`
+	ObsDtype     string     `msgpack:"obs_dtype"`
+	NumActions   int        `msgpack:"num_actions"`
+	ActionLabels []string   `msgpack:"action_labels"`
+	Players      int        `msgpack:"players"`
+	Mode         string     `msgpack:"mode"`
+	Autoreset    string     `msgpack:"autoreset"`
+	RewardRange  [2]float32 `msgpack:"reward_range"`
+}
+
+// MakeReply names the new batch.
+type MakeReply struct {
+	ID     uint64 `msgpack:"id"`
+	Handle uint64 `msgpack:"handle"`
+	Spec   Spec   `msgpack:"spec"`
+}
+
+// BatchReply answers reset and step: row i of every tensor is env i.
+type BatchReply struct {
+	ID         uint64 `msgpack:"id"`
+	Obs        Tensor `msgpack:"obs"`        // [N, obs…] obs_dtype
+	Mask       Tensor `msgpack:"mask"`       // [N, actions] uint8
+	Rewards    Tensor `msgpack:"rewards"`    // [N, players] float32
+	Terminated Tensor `msgpack:"terminated"` // [N] bool
+	Truncated  Tensor `msgpack:"truncated"`  // [N] bool
+	ToPlay     Tensor `msgpack:"to_play"`    // [N] int32
+	// Same-step autoreset only: which envs ended in this step, and their
+	// final observations (rows of other envs are zeros).
+	Ended    *Tensor `msgpack:"ended,omitempty"`     // [N] bool
+	FinalObs *Tensor `msgpack:"final_obs,omitempty"` // [N, obs…] obs_dtype
+}
+
+// CloseReply confirms a batch is gone.
+type CloseReply struct {
+	ID     uint64 `msgpack:"id"`
+	Closed bool   `msgpack:"closed"`
+}
+
+// ErrorReply is the reply of any failed request.
+type ErrorReply struct {
+	ID    uint64 `msgpack:"id"`
+	Error Error  `msgpack:"error"`
+}
