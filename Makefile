@@ -7,10 +7,9 @@ BIN     := bin
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-# Until the server lands, the main job plays one seeded game between random
-# players and prints it.
+# The main job: the server with the defaults in configs/.
 run: build
-	$(BIN)/splendorctl play --players 2 --seed 1
+	$(BIN)/splendor-server --config configs/server.yaml
 
 test: test-go
 

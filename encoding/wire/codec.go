@@ -8,11 +8,10 @@ import (
 )
 
 // Codec decodes requests and encodes replies for one connection, reusing its
-// buffers (it is not safe for concurrent use).
+// decoder and encoder (it is not safe for concurrent use).
 type Codec struct {
 	reader bytes.Reader
 	dec    *msgpack.Decoder
-	buf    bytes.Buffer
 	enc    *msgpack.Encoder
 }
 
@@ -22,7 +21,7 @@ func NewCodec() *Codec {
 	c := &Codec{}
 	c.dec = msgpack.NewDecoder(&c.reader)
 	c.dec.DisallowUnknownFields(true)
-	c.enc = msgpack.NewEncoder(&c.buf)
+	c.enc = msgpack.NewEncoder(nil)
 	c.enc.SetSortMapKeys(true)
 	c.enc.UseCompactInts(true)
 	return c
@@ -34,6 +33,9 @@ func NewCodec() *Codec {
 // reply can carry it.
 func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
 	*req = Request{}
+	if err := scan(frame); err != nil {
+		return Errorf(CodeBadRequest, "malformed request: %v", err)
+	}
 	c.reader.Reset(frame)
 	c.dec.ResetReader(&c.reader)
 	if err := c.dec.Decode(req); err != nil {
@@ -43,21 +45,31 @@ func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
 		}
 		return Errorf(CodeBadRequest, "malformed request: %v", err)
 	}
-	if c.reader.Len() != 0 {
-		return Errorf(CodeBadRequest, "%d bytes after the request map", c.reader.Len())
-	}
 	if req.Op == "" {
 		return Errorf(CodeBadRequest, "missing op")
 	}
 	return nil
 }
 
-// Encode writes v as one msgpack frame. The returned bytes are valid until
-// the next call.
-func (c *Codec) Encode(v any) ([]byte, error) {
-	c.buf.Reset()
-	if err := c.enc.Encode(v); err != nil {
-		return nil, err
+// Encode writes v as one msgpack frame into dst, replacing its contents.
+func (c *Codec) Encode(dst *bytes.Buffer, v any) error {
+	dst.Reset()
+	c.enc.ResetWriter(dst)
+	return c.enc.Encode(v)
+}
+
+// DecodeReply reads a reply frame: a failed request's error is returned as
+// *Error; otherwise the frame is decoded into v (unknown fields ignored, so
+// that older clients read newer replies).
+func DecodeReply(frame []byte, v any) error {
+	var head struct {
+		Error *Error `msgpack:"error"`
 	}
-	return c.buf.Bytes(), nil
+	if err := msgpack.Unmarshal(frame, &head); err != nil {
+		return err
+	}
+	if head.Error != nil {
+		return head.Error
+	}
+	return msgpack.Unmarshal(frame, v)
 }

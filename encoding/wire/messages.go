@@ -43,17 +43,20 @@ type HelloReply struct {
 
 // Spec describes a made batch of envs.
 type Spec struct {
-	ID           string     `msgpack:"id"`
-	Version      int        `msgpack:"version"`
-	NumEnvs      int        `msgpack:"num_envs"`
-	ObsShape     []int      `msgpack:"obs_shape"`
-	ObsDtype     string     `msgpack:"obs_dtype"`
-	NumActions   int        `msgpack:"num_actions"`
-	ActionLabels []string   `msgpack:"action_labels"`
-	Players      int        `msgpack:"players"`
-	Mode         string     `msgpack:"mode"`
-	Autoreset    string     `msgpack:"autoreset"`
-	RewardRange  [2]float32 `msgpack:"reward_range"`
+	ID           string   `msgpack:"id"`
+	Version      int      `msgpack:"version"`
+	NumEnvs      int      `msgpack:"num_envs"`
+	ObsShape     []int    `msgpack:"obs_shape"`
+	ObsDtype     string   `msgpack:"obs_dtype"`
+	NumActions   int      `msgpack:"num_actions"`
+	ActionLabels []string `msgpack:"action_labels"`
+	Players      int      `msgpack:"players"`
+	Mode         string   `msgpack:"mode"`
+	Autoreset    string   `msgpack:"autoreset"`
+	// IllegalAction is "error" (an illegal action refuses the batch) or
+	// "forfeit" (it ends that episode as a loss for the seat that chose it).
+	IllegalAction string     `msgpack:"illegal_action"`
+	RewardRange   [2]float32 `msgpack:"reward_range"`
 }
 
 // MakeReply names the new batch.

@@ -1,0 +1,72 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/gorilla/websocket"
+	"github.com/splendor-rl/splendor/encoding/wire"
+)
+
+// Client is a minimal protocol client, for the end-to-end tests and the wire
+// benchmark (the Python client is the one users meet). Send and Recv may be
+// interleaved to pipeline requests.
+type Client struct {
+	ws     *websocket.Conn
+	codec  *wire.Codec
+	buf    bytes.Buffer
+	nextID uint64
+}
+
+// Dial connects to a server's /ws URL.
+func Dial(url string) (*Client, error) {
+	ws, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{ws: ws, codec: wire.NewCodec()}, nil
+}
+
+// Close closes the connection.
+func (c *Client) Close() error { return c.ws.Close() }
+
+// Send writes req with the next id, which it returns.
+func (c *Client) Send(req wire.Request) (uint64, error) {
+	c.nextID++
+	req.ID = c.nextID
+	if err := c.codec.Encode(&c.buf, &req); err != nil {
+		return 0, err
+	}
+	return req.ID, c.ws.WriteMessage(websocket.BinaryMessage, c.buf.Bytes())
+}
+
+// SendRaw writes a frame as it is, for tests of malformed input.
+func (c *Client) SendRaw(kind int, frame []byte) error { return c.ws.WriteMessage(kind, frame) }
+
+// Recv reads the next reply into reply; a server error comes back as *wire.Error.
+func (c *Client) Recv(reply any) error {
+	_, frame, err := c.ws.ReadMessage()
+	if err != nil {
+		return err
+	}
+	return wire.DecodeReply(frame, reply)
+}
+
+// Call sends req and reads its reply, checking the reply's id.
+func (c *Client) Call(req wire.Request, reply any) error {
+	id, err := c.Send(req)
+	if err != nil {
+		return err
+	}
+	var head struct {
+		ID uint64 `msgpack:"id"`
+	}
+	_, frame, err := c.ws.ReadMessage()
+	if err != nil {
+		return err
+	}
+	if err := wire.DecodeReply(frame, &head); err == nil && head.ID != id {
+		return fmt.Errorf("reply id %d to request %d", head.ID, id)
+	}
+	return wire.DecodeReply(frame, reply)
+}

@@ -1,0 +1,12 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+func encodeMap(m map[string]any) ([]byte, error) { return msgpack.Marshal(m) }
+
+func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }

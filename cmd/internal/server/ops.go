@@ -1,0 +1,203 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env"
+)
+
+// batch is one made Vector with its scratch space.
+type batch struct {
+	v       *env.Vector
+	actions []int32
+}
+
+// handle answers one request frame with one encoded reply frame. A failed
+// request changes nothing.
+func (c *conn) handle(frame []byte) *bytes.Buffer {
+	req := &c.req
+	reply, werr := c.dispatch(frame, req)
+	out := c.buffer()
+	if werr != nil {
+		reply = &wire.ErrorReply{ID: req.ID, Error: *werr}
+	}
+	if err := c.codec.Encode(out, reply); err != nil {
+		c.s.cfg.Logger.Error("encoding a reply failed", "op", req.Op, "err", err)
+		_ = c.codec.Encode(out, &wire.ErrorReply{ID: req.ID, Error: *wire.Errorf(wire.CodeInternal, "encoding the reply failed")})
+	}
+	return out
+}
+
+func (c *conn) dispatch(frame []byte, req *wire.Request) (any, *wire.Error) {
+	if err := c.codec.DecodeRequest(frame, req); err != nil {
+		return nil, err
+	}
+	if c.s.cfg.Token != "" && !c.authed && req.Op != wire.OpHello {
+		return nil, wire.Errorf(wire.CodeUnauthorized, "send hello with the server's token first")
+	}
+	switch req.Op {
+	case wire.OpHello:
+		return c.hello(req)
+	case wire.OpMake:
+		return c.make(req)
+	case wire.OpReset:
+		return c.reset(req)
+	case wire.OpStep:
+		return c.step(req)
+	case wire.OpClose:
+		return c.close(req)
+	}
+	return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %q (known: hello, make, reset, step, close)", req.Op)
+}
+
+func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
+	if c.s.cfg.Token != "" {
+		if req.Token != c.s.cfg.Token {
+			return nil, wire.Errorf(wire.CodeUnauthorized, "wrong or missing token")
+		}
+		c.authed = true
+	}
+	return &wire.HelloReply{ID: req.ID, Protocol: wire.ProtocolVersion, Server: c.s.cfg.Version,
+		Envs: env.IDs(), Limits: c.s.Limits()}, nil
+}
+
+func (c *conn) make(req *wire.Request) (any, *wire.Error) {
+	n := req.NumEnvs
+	if n < 1 {
+		return nil, wire.Errorf(wire.CodeBadOption, "num_envs must be at least 1, got %d", n)
+	}
+	if c.envs+n > c.s.cfg.MaxEnvsPerConnection {
+		return nil, wire.Errorf(wire.CodeLimit, "%d envs would exceed this connection's limit of %d (%d held)",
+			n, c.s.cfg.MaxEnvsPerConnection, c.envs)
+	}
+	if !c.s.reserveEnvs(n) {
+		return nil, wire.Errorf(wire.CodeLimit, "%d envs would exceed the server's limit of %d", n, c.s.cfg.MaxEnvsTotal)
+	}
+	var seed uint64
+	if req.Seed != nil {
+		seed = uint64(*req.Seed)
+	}
+	v, err := env.Make(req.Env, n, env.Options(req.Options), seed, c.s.pool)
+	if err != nil {
+		c.s.releaseEnvs(n)
+		return nil, envError(err)
+	}
+	c.nextHandle++
+	c.batches[c.nextHandle] = &batch{v: v, actions: make([]int32, n)}
+	c.envs += n
+	return &wire.MakeReply{ID: req.ID, Handle: c.nextHandle, Spec: wireSpec(&v.Spec, n)}, nil
+}
+
+func (c *conn) lookup(handle uint64) (*batch, *wire.Error) {
+	b, ok := c.batches[handle]
+	if !ok {
+		return nil, wire.Errorf(wire.CodeUnknownHandle, "no batch with handle %d on this connection", handle)
+	}
+	return b, nil
+}
+
+func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
+	b, werr := c.lookup(req.Handle)
+	if werr != nil {
+		return nil, werr
+	}
+	var seeds []uint64
+	if req.Seeds != nil {
+		seeds = make([]uint64, len(req.Seeds))
+		for i, s := range req.Seeds {
+			seeds[i] = uint64(s)
+		}
+	}
+	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
+		return nil, envError(err)
+	}
+	return batchReply(req.ID, b.v), nil
+}
+
+func (c *conn) step(req *wire.Request) (any, *wire.Error) {
+	b, werr := c.lookup(req.Handle)
+	if werr != nil {
+		return nil, werr
+	}
+	if req.Actions == nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "step needs actions")
+	}
+	if werr := req.Actions.Ints(b.actions); werr != nil {
+		werr.Message = "actions: " + werr.Message
+		return nil, werr
+	}
+	if err := b.v.Step(b.actions); err != nil {
+		return nil, envError(err)
+	}
+	return batchReply(req.ID, b.v), nil
+}
+
+func (c *conn) close(req *wire.Request) (any, *wire.Error) {
+	if _, werr := c.lookup(req.Handle); werr != nil {
+		return nil, werr
+	}
+	c.closeBatch(req.Handle)
+	return &wire.CloseReply{ID: req.ID, Closed: true}, nil
+}
+
+func (c *conn) closeBatch(handle uint64) {
+	n := c.batches[handle].v.Len()
+	delete(c.batches, handle)
+	c.envs -= n
+	c.s.releaseEnvs(n)
+}
+
+// envError maps the env layer's errors to wire codes, once, at the edge.
+func envError(err error) *wire.Error {
+	var ae *env.ActionError
+	switch {
+	case errors.As(err, &ae):
+		return &wire.Error{Code: wire.CodeIllegalAction, Message: err.Error(), Envs: ae.Envs}
+	case errors.Is(err, env.ErrUnknownEnv):
+		return wire.Errorf(wire.CodeUnknownEnv, "%v", err)
+	case errors.Is(err, env.ErrBadOption):
+		return wire.Errorf(wire.CodeBadOption, "%v", err)
+	case errors.Is(err, env.ErrBadShape):
+		return wire.Errorf(wire.CodeBadShape, "%v", err)
+	case errors.Is(err, env.ErrIllegalAction):
+		return wire.Errorf(wire.CodeIllegalAction, "%v", err)
+	}
+	return wire.Errorf(wire.CodeInternal, "%v", err)
+}
+
+func wireSpec(s *env.Spec, n int) wire.Spec {
+	return wire.Spec{ID: s.ID, Version: s.Version, NumEnvs: n, ObsShape: s.ObsShape, ObsDtype: string(s.ObsDtype),
+		NumActions: s.NumActions, ActionLabels: s.ActionLabels, Players: s.Players, Mode: string(s.Mode),
+		Autoreset: string(s.Autoreset), IllegalAction: string(s.IllegalAction), RewardRange: s.RewardRange}
+}
+
+// batchReply views the Vector's buffers as tensors; they are copied into the
+// frame by the encoder before the next request can touch them.
+func batchReply(id uint64, v *env.Vector) *wire.BatchReply {
+	n := v.Len()
+	spec := &v.Spec
+	obsShape := append([]int{n}, spec.ObsShape...)
+	r := &wire.BatchReply{ID: id,
+		Obs:        obsTensor(v.Obs, v.ObsF32, obsShape),
+		Mask:       wire.Uint8Tensor(v.Mask, n, spec.NumActions),
+		Rewards:    wire.Float32Tensor(v.Rewards, n, spec.Players),
+		Terminated: wire.BoolTensor(v.Terminated, n),
+		Truncated:  wire.BoolTensor(v.Truncated, n),
+		ToPlay:     wire.Int32Tensor(v.ToPlay, n),
+	}
+	if spec.Autoreset == env.SameStep {
+		ended := wire.BoolTensor(v.Ended, n)
+		final := obsTensor(v.FinalObs, v.FinalObsF32, obsShape)
+		r.Ended, r.FinalObs = &ended, &final
+	}
+	return r
+}
+
+func obsTensor(u8 []uint8, f32 []float32, shape []int) wire.Tensor {
+	if f32 != nil {
+		return wire.Float32Tensor(f32, shape...)
+	}
+	return wire.Uint8Tensor(u8, shape...)
+}

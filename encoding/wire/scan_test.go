@@ -1,0 +1,63 @@
+package wire
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Frames a few bytes long that declare huge containers or deep nesting are
+// refused before anything is allocated by their lengths.
+func TestHostileFramesAreRefusedCheaply(t *testing.T) {
+	hostile := map[string]string{
+		"4G seeds":        "\x81\xa5seeds\xdd\xff\xff\xff\xff",
+		"4G option map":   "\x81\xa7options\xdf\xff\xff\xff\xff",
+		"4G env ids":      "\x81\xa7env_ids\xdd\xff\xff\xff\xff",
+		"4G shape":        "\x81\xa7actions\x81\xa5shape\xdd\xff\xff\xff\xff",
+		"4G nested list":  "\x81\xa7options\x81\xa1a\xdd\xff\xff\xff\xff",
+		"4G bin":          "\x81\xa7actions\x81\xa4data\xc6\xff\xff\xff\xff",
+		"4G str":          "\x8a\xdb\xdb\xdb\xdb\xdb\xc0",
+		"4G ext":          "\x81\xa1a\xc9\xff\xff\xff\xff\x01",
+		"ext as map":      "\x9b0\xc0\xc0\xc00\xd60\xdf\xdf00-0000",
+		"fixext":          "\x81\xa1a\xd4\x01\x02",
+		"deep nesting":    "\x81\xa7options\x81\xa1a" + string(bytes.Repeat([]byte{0x91}, 100000)) + "\xc0",
+		"trailing bytes":  "\x81\xa2op\xa5hello\x00",
+		"truncated int":   "\x81\xa2id\xcf\x00",
+		"never-used byte": "\x81\xa2id\xc1",
+	}
+	codec := NewCodec()
+	for name, frame := range hostile {
+		var req Request
+		werr := codec.DecodeRequest([]byte(frame), &req)
+		require.NotNil(t, werr, name)
+		require.Equal(t, CodeBadRequest, werr.Code, name)
+	}
+}
+
+// Every well-formed value the encoder can produce passes the scan.
+func TestScanAcceptsEveryMsgpackType(t *testing.T) {
+	values := []any{nil, true, false, 0, 127, -1, -32, -33, 200, 70000, 1 << 40, -1 << 40, uint64(1 << 63),
+		float32(1.5), 2.5, "", "short", string(bytes.Repeat([]byte("x"), 300)), string(bytes.Repeat([]byte("y"), 70000)),
+		[]byte{}, bytes.Repeat([]byte{1}, 300), bytes.Repeat([]byte{1}, 70000),
+		[]any{1, "a", []any{}}, make([]any, 20), make([]any, 70000),
+		map[string]any{"a": 1}, bigMap(20), bigMap(70000)}
+	for _, v := range values {
+		frame, err := msgpack.Marshal(v)
+		require.NoError(t, err)
+		require.NoError(t, scan(frame), "%T", v)
+		require.Error(t, scan(append(frame, 0)), "trailing byte after %T", v)
+		if len(frame) > 1 {
+			require.Error(t, scan(frame[:len(frame)-1]), "truncated %T", v)
+		}
+	}
+}
+
+func bigMap(n int) map[string]any {
+	m := map[string]any{}
+	for i := 0; i < n; i++ {
+		m[string(rune('a'+i%26))+string(rune(i))] = i
+	}
+	return m
+}
