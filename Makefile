@@ -16,10 +16,13 @@ test: test-go
 test-go:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./env/ ./cmd/internal/server/
 
 # Speed is checked by benchmarks, never by timed tests.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./env/...
+	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./cmd/internal/server/
+	$(GO) run ./cmd/splendorctl bench --mode inproc --seconds 3
+	$(GO) run ./cmd/splendorctl bench --mode wire --seconds 3
 
 clean:
 	rm -rf $(BIN)

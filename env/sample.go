@@ -1,12 +1,23 @@
 package env
 
-import "github.com/splendor-rl/splendor/internal/rng"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/splendor-rl/splendor/internal/rng"
+)
 
 // SampleLegal returns a uniformly random action whose mask byte is 1, or 0
-// when none is (an env waiting for its autoreset ignores its action).
+// when none is (an env waiting for its autoreset ignores its action). Mask
+// bytes are 0 or 1, so eight of them are counted at once as the set bits of
+// a word.
 func SampleLegal(mask []uint8, r *rng.Rand) int32 {
 	legal := 0
-	for _, m := range mask {
+	words := len(mask) / 8
+	for w := 0; w < words; w++ {
+		legal += bits.OnesCount64(binary.LittleEndian.Uint64(mask[8*w:]))
+	}
+	for _, m := range mask[8*words:] {
 		legal += int(m)
 	}
 	if legal == 0 {

@@ -5,7 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
+	"github.com/spf13/cast"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"github.com/splendor-rl/splendor/cmd/internal/server"
@@ -57,25 +59,67 @@ func loadConfig(args []string, stderr io.Writer) (server.Config, error) {
 	return toConfig(v)
 }
 
+// toConfig reads every setting strictly: viper's getters turn a malformed
+// value into zero, which must not silently become a setting.
 func toConfig(v *viper.Viper) (server.Config, error) {
+	r := strictReader{v: v}
 	cfg := server.Config{
-		Listen:               v.GetString("listen"),
-		MaxMessageBytes:      v.GetInt64("max_message_bytes"),
-		MaxEnvsPerConnection: v.GetInt("max_envs_per_connection"),
-		MaxEnvsTotal:         v.GetInt("max_envs_total"),
-		MaxConnections:       v.GetInt("max_connections"),
-		IdleTimeout:          v.GetDuration("idle_timeout"),
-		PingInterval:         v.GetDuration("ping_interval"),
-		Workers:              v.GetInt("workers"),
-		Token:                v.GetString("token"),
+		Listen:               r.str("listen"),
+		MaxMessageBytes:      int64(r.int("max_message_bytes")),
+		MaxEnvsPerConnection: r.int("max_envs_per_connection"),
+		MaxEnvsTotal:         r.int("max_envs_total"),
+		MaxConnections:       r.int("max_connections"),
+		IdleTimeout:          r.duration("idle_timeout"),
+		PingInterval:         r.duration("ping_interval"),
+		Workers:              r.int("workers"),
+		Token:                r.str("token"),
 		Version:              version,
 	}
 	var level slog.Level
-	if err := level.UnmarshalText([]byte(v.GetString("log_level"))); err != nil {
-		return cfg, fmt.Errorf("log_level: %w", err)
+	if err := level.UnmarshalText([]byte(r.str("log_level"))); err != nil && r.err == nil {
+		r.err = fmt.Errorf("log_level: %w", err)
+	}
+	if r.err != nil {
+		return cfg, r.err
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(stderrWriter, &slog.HandlerOptions{Level: level}))
 	return cfg, validate(cfg)
+}
+
+// strictReader converts settings, keeping the first error.
+type strictReader struct {
+	v   *viper.Viper
+	err error
+}
+
+func (r *strictReader) fail(key string, err error) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: %w", key, err)
+	}
+}
+
+func (r *strictReader) str(key string) string {
+	s, err := cast.ToStringE(r.v.Get(key))
+	if err != nil {
+		r.fail(key, err)
+	}
+	return s
+}
+
+func (r *strictReader) int(key string) int {
+	n, err := cast.ToIntE(r.v.Get(key))
+	if err != nil {
+		r.fail(key, err)
+	}
+	return n
+}
+
+func (r *strictReader) duration(key string) time.Duration {
+	d, err := time.ParseDuration(r.str(key))
+	if err != nil {
+		r.fail(key, err)
+	}
+	return d
 }
 
 func validate(cfg server.Config) error {

@@ -15,18 +15,23 @@ import (
 // uniformly random legal actions drawn from the masks, as a client would.
 func bench(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	mode := fs.String("mode", "inproc", "inproc: step a Vector in this process")
+	mode := fs.String("mode", "inproc", "inproc: step a Vector in this process; wire: through a loopback server")
 	id := fs.String("env", "splendor-v1", "env id")
-	numEnvs := fs.Int("num-envs", 1024, "envs stepped per batch")
+	numEnvs := fs.Int("num-envs", 1024, "envs stepped per batch (inproc)")
 	seconds := fs.Float64("seconds", 10, "seconds per measurement")
 	dtype := fs.String("obs-dtype", "uint8", "observation dtype: uint8 or float32")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *mode != "inproc" {
-		return fmt.Errorf("unknown mode %q (known: inproc)", *mode)
-	}
 	duration := time.Duration(*seconds * float64(time.Second))
+	switch *mode {
+	case "inproc":
+	case "wire":
+		fmt.Fprintf(out, "%s self-play, %s observations, %.0fs per measurement\n", *id, *dtype, *seconds)
+		return benchWire(out, *id, env.Options{"obs_dtype": *dtype}, duration)
+	default:
+		return fmt.Errorf("unknown mode %q (known: inproc, wire)", *mode)
+	}
 	fmt.Fprintf(out, "%s, %d envs, %s observations, %d workers, %.0fs per line\n",
 		*id, *numEnvs, *dtype, env.DefaultPool().Workers(), *seconds)
 	for _, play := range []env.Options{

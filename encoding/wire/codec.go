@@ -60,16 +60,19 @@ func (c *Codec) Encode(dst *bytes.Buffer, v any) error {
 
 // DecodeReply reads a reply frame: a failed request's error is returned as
 // *Error; otherwise the frame is decoded into v (unknown fields ignored, so
-// that older clients read newer replies).
+// that older clients read newer replies). Only a two-entry map can be an
+// error reply, so a batch reply is decoded once.
 func DecodeReply(frame []byte, v any) error {
-	var head struct {
-		Error *Error `msgpack:"error"`
-	}
-	if err := msgpack.Unmarshal(frame, &head); err != nil {
-		return err
-	}
-	if head.Error != nil {
-		return head.Error
+	if len(frame) > 0 && frame[0] == 0x82 {
+		var head struct {
+			Error *Error `msgpack:"error"`
+		}
+		if err := msgpack.Unmarshal(frame, &head); err != nil {
+			return err
+		}
+		if head.Error != nil {
+			return head.Error
+		}
 	}
 	return msgpack.Unmarshal(frame, v)
 }

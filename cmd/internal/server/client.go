@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/gorilla/websocket"
 	"github.com/splendor-rl/splendor/encoding/wire"
@@ -14,7 +13,8 @@ import (
 type Client struct {
 	ws     *websocket.Conn
 	codec  *wire.Codec
-	buf    bytes.Buffer
+	buf    bytes.Buffer // the request being sent
+	in     bytes.Buffer // the reply being read
 	nextID uint64
 }
 
@@ -45,28 +45,22 @@ func (c *Client) SendRaw(kind int, frame []byte) error { return c.ws.WriteMessag
 
 // Recv reads the next reply into reply; a server error comes back as *wire.Error.
 func (c *Client) Recv(reply any) error {
-	_, frame, err := c.ws.ReadMessage()
+	_, r, err := c.ws.NextReader()
 	if err != nil {
 		return err
 	}
-	return wire.DecodeReply(frame, reply)
+	c.in.Reset()
+	if _, err := c.in.ReadFrom(r); err != nil {
+		return err
+	}
+	return wire.DecodeReply(c.in.Bytes(), reply)
 }
 
-// Call sends req and reads its reply, checking the reply's id.
+// Call sends req and reads its reply (replies come in request order, so
+// with nothing else in flight it is req's).
 func (c *Client) Call(req wire.Request, reply any) error {
-	id, err := c.Send(req)
-	if err != nil {
+	if _, err := c.Send(req); err != nil {
 		return err
 	}
-	var head struct {
-		ID uint64 `msgpack:"id"`
-	}
-	_, frame, err := c.ws.ReadMessage()
-	if err != nil {
-		return err
-	}
-	if err := wire.DecodeReply(frame, &head); err == nil && head.ID != id {
-		return fmt.Errorf("reply id %d to request %d", head.ID, id)
-	}
-	return wire.DecodeReply(frame, reply)
+	return c.Recv(reply)
 }
