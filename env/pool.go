@@ -48,9 +48,20 @@ func (p *Pool) Workers() int { return p.workers }
 
 func (p *Pool) work() {
 	for j := range p.jobs {
-		j.v.work(j.lo, j.hi)
-		j.v.wg.Done()
+		p.do(j)
 	}
+}
+
+// do runs one job; a panic in it is handed to the goroutine that called run,
+// instead of killing the process from a worker nobody can recover.
+func (p *Pool) do(j job) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.v.panicked.CompareAndSwap(nil, &r)
+		}
+		j.v.wg.Done()
+	}()
+	j.v.work(j.lo, j.hi)
 }
 
 // run calls v.work over [0, n) in up to Workers chunks; the calling goroutine
@@ -63,8 +74,12 @@ func (p *Pool) run(v *Vector, n int) {
 		v.wg.Add(1)
 		p.jobs <- job{v, lo, lo + size}
 	}
-	v.work(lo, n)
+	v.wg.Add(1)
+	p.do(job{v, lo, n})
 	v.wg.Wait()
+	if r := v.panicked.Swap(nil); r != nil {
+		panic(*r)
+	}
 }
 
 // Close stops the workers once queued work is done; the pool must not be

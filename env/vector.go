@@ -3,6 +3,7 @@ package env
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -45,6 +46,7 @@ type Vector struct {
 	resetOp  bool
 	pool     *Pool
 	wg       sync.WaitGroup
+	panicked atomic.Pointer[any] // a worker's panic, re-raised by the caller
 }
 
 // nextEpisodeStream derives an env's next episode seed from its last one.
@@ -135,10 +137,15 @@ func (v *Vector) Reset(ids []int, seeds []uint64) error {
 			ids[i] = i
 		}
 	}
+	listed := make([]bool, len(v.envs))
 	for _, i := range ids {
 		if i < 0 || i >= len(v.envs) {
 			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))
 		}
+		if listed[i] {
+			return fmt.Errorf("%w: env index %d listed twice", ErrBadShape, i)
+		}
+		listed[i] = true
 	}
 	if seeds == nil {
 		seeds = make([]uint64, len(ids))
@@ -235,7 +242,7 @@ func (v *Vector) work(lo, hi int) {
 }
 
 func (v *Vector) step(i int) {
-	v.Ended[i] = false
+	v.clearEnded(i)
 	if v.pending[i] {
 		v.start(i, v.next[i])
 		return
@@ -293,8 +300,22 @@ func (v *Vector) end(i int) {
 	}
 }
 
+// clearEnded forgets a same-step ending reported by the previous step: its
+// flag and final observation row go back to zeros.
+func (v *Vector) clearEnded(i int) {
+	if !v.Ended[i] {
+		return
+	}
+	v.Ended[i] = false
+	clear(v.row(v.FinalObs, i))
+	if v.FinalObsF32 != nil {
+		clear(v.FinalObsF32[i*v.obsSize : (i+1)*v.obsSize])
+	}
+}
+
 // start deals env i's new episode from seed and clears its step results.
 func (v *Vector) start(i int, seed uint64) {
+	v.clearEnded(i)
 	v.restart(i, seed)
 	v.pending[i], v.over[i], v.Terminated[i], v.Truncated[i] = false, false, false, false
 	players := v.Spec.Players

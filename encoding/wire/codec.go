@@ -48,7 +48,7 @@ func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
 	if req.Op == "" {
 		return Errorf(CodeBadRequest, "missing op")
 	}
-	return nil
+	return req.checkFields()
 }
 
 // Encode writes v as one msgpack frame into dst, replacing its contents.

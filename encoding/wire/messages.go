@@ -1,5 +1,7 @@
 package wire
 
+import "slices"
+
 // Ops a request may name.
 const (
 	OpHello = "hello"
@@ -19,7 +21,7 @@ type Request struct {
 	Options map[string]any `msgpack:"options,omitempty"`  // make
 	Seed    *Seed          `msgpack:"seed,omitempty"`     // make
 	Handle  uint64         `msgpack:"handle,omitempty"`   // reset, step, close
-	Seeds   []Seed         `msgpack:"seeds,omitempty"`    // reset
+	Seeds   Seeds          `msgpack:"seeds,omitempty"`    // reset
 	EnvIDs  []int          `msgpack:"env_ids,omitempty"`  // reset
 	Actions *Tensor        `msgpack:"actions,omitempty"`  // step
 }
@@ -91,4 +93,49 @@ type CloseReply struct {
 type ErrorReply struct {
 	ID    uint64 `msgpack:"id"`
 	Error Error  `msgpack:"error"`
+}
+
+// opFields names, per op, the fields it reads besides id and op.
+var opFields = map[string][]string{
+	OpHello: {"token"},
+	OpMake:  {"env", "num_envs", "options", "seed"},
+	OpReset: {"handle", "seeds", "env_ids"},
+	OpStep:  {"handle", "actions"},
+	OpClose: {"handle"},
+}
+
+// checkFields refuses a field the request's op does not read (reset with
+// "seed" instead of "seeds", say): ignoring it would silently change an
+// experiment. Unknown ops are left to the server, which names them.
+func (r *Request) checkFields() *Error {
+	allowed, known := opFields[r.Op]
+	if !known {
+		return nil
+	}
+	for _, f := range r.setFields() {
+		if !slices.Contains(allowed, f) {
+			return Errorf(CodeBadRequest, "%s does not take %q (it takes %v)", r.Op, f, allowed)
+		}
+	}
+	return nil
+}
+
+// setFields lists the optional fields that are present.
+func (r *Request) setFields() []string {
+	var set []string
+	add := func(name string, present bool) {
+		if present {
+			set = append(set, name)
+		}
+	}
+	add("token", r.Token != "")
+	add("env", r.Env != "")
+	add("num_envs", r.NumEnvs != 0)
+	add("options", r.Options != nil)
+	add("seed", r.Seed != nil)
+	add("handle", r.Handle != 0)
+	add("seeds", r.Seeds != nil)
+	add("env_ids", r.EnvIDs != nil)
+	add("actions", r.Actions != nil)
+	return set
 }

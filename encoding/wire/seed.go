@@ -40,3 +40,27 @@ func (s *Seed) DecodeMsgpack(d *msgpack.Decoder) error {
 func (s Seed) EncodeMsgpack(e *msgpack.Encoder) error {
 	return e.EncodeUint(uint64(s))
 }
+
+// Seeds is a list of seeds; unlike a plain []Seed it refuses nil items, which
+// the msgpack decoder would otherwise turn into seed 0 without asking Seed.
+type Seeds []Seed
+
+// DecodeMsgpack reads an array of seeds (nil stays a nil list).
+func (s *Seeds) DecodeMsgpack(d *msgpack.Decoder) error {
+	n, err := d.DecodeArrayLen()
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		*s = nil
+		return nil
+	}
+	list := make(Seeds, n)
+	for i := range list {
+		if err := list[i].DecodeMsgpack(d); err != nil {
+			return err
+		}
+	}
+	*s = list
+	return nil
+}

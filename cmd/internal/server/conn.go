@@ -19,6 +19,7 @@ type conn struct {
 	codec *wire.Codec
 	req   wire.Request
 	in    bytes.Buffer // the frame being read
+	text  bool         // the frame was a text message, which the protocol refuses
 
 	batches    map[uint64]*batch
 	nextHandle uint64
@@ -68,8 +69,8 @@ func (c *conn) run() {
 	c.s.forget(c)
 }
 
-// readFrame reads the next message into c.in; text frames are refused by
-// handle, so they are read like binary ones.
+// readFrame reads the next message into c.in; a text message is read too,
+// and then refused by dispatch.
 func (c *conn) readFrame() error {
 	kind, r, err := c.ws.NextReader()
 	if err != nil {
@@ -79,17 +80,18 @@ func (c *conn) readFrame() error {
 	if _, err := c.in.ReadFrom(r); err != nil {
 		return err
 	}
-	if kind != websocket.BinaryMessage {
-		c.in.Reset() // an empty frame decodes to bad_request
-	}
+	c.text = kind != websocket.BinaryMessage
 	return nil
 }
 
 func (c *conn) extendReadDeadline() {
-	if c.draining.Load() || c.s.cfg.PingInterval <= 0 {
+	if c.s.cfg.PingInterval <= 0 {
 		return
 	}
 	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.pongWait()))
+	if c.draining.Load() { // drain may have run between the two lines above
+		_ = c.ws.SetReadDeadline(time.Now())
+	}
 }
 
 // drain makes the reader stop after the request it is handling: its next
@@ -104,6 +106,7 @@ func (c *conn) write() {
 	tick := c.tickInterval()
 	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
+	lastPing := time.Now()
 	for {
 		select {
 		case frame, ok := <-c.out:
@@ -126,8 +129,9 @@ func (c *conn) write() {
 				c.discard()
 				return
 			}
-			if c.s.cfg.PingInterval > 0 {
+			if c.s.cfg.PingInterval > 0 && time.Since(lastPing) >= c.s.cfg.PingInterval {
 				_ = c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait))
+				lastPing = time.Now()
 			}
 		}
 	}

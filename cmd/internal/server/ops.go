@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
@@ -18,7 +20,7 @@ type batch struct {
 // request changes nothing.
 func (c *conn) handle(frame []byte) *bytes.Buffer {
 	req := &c.req
-	reply, werr := c.dispatch(frame, req)
+	reply, werr := c.safeDispatch(frame, req)
 	out := c.buffer()
 	if werr != nil {
 		reply = &wire.ErrorReply{ID: req.ID, Error: *werr}
@@ -30,7 +32,27 @@ func (c *conn) handle(frame []byte) *bytes.Buffer {
 	return out
 }
 
+// safeDispatch turns a panic (a server bug) into an internal error for this
+// request alone: the batch it touched is dropped, since its state is no
+// longer trusted, and every other batch and connection carries on.
+func (c *conn) safeDispatch(frame []byte, req *wire.Request) (reply any, werr *wire.Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.s.cfg.Logger.Error("request panicked", "op", req.Op, "panic", fmt.Sprint(p))
+			if _, ok := c.batches[req.Handle]; ok && req.Op != wire.OpMake {
+				c.closeBatch(req.Handle)
+			}
+			reply, werr = nil, wire.Errorf(wire.CodeInternal, "server error handling %s; batch %d was closed", req.Op, req.Handle)
+		}
+	}()
+	return c.dispatch(frame, req)
+}
+
 func (c *conn) dispatch(frame []byte, req *wire.Request) (any, *wire.Error) {
+	if c.text {
+		*req = wire.Request{}
+		return nil, wire.Errorf(wire.CodeBadRequest, "frames must be binary WebSocket messages holding msgpack")
+	}
 	if err := c.codec.DecodeRequest(frame, req); err != nil {
 		return nil, err
 	}
@@ -65,10 +87,13 @@ func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
 
 func (c *conn) make(req *wire.Request) (any, *wire.Error) {
 	n := req.NumEnvs
+	if !slices.Contains(env.IDs(), req.Env) {
+		return nil, wire.Errorf(wire.CodeUnknownEnv, "unknown env id %q (known: %v)", req.Env, env.IDs())
+	}
 	if n < 1 {
 		return nil, wire.Errorf(wire.CodeBadOption, "num_envs must be at least 1, got %d", n)
 	}
-	if c.envs+n > c.s.cfg.MaxEnvsPerConnection {
+	if n > c.s.cfg.MaxEnvsPerConnection-c.envs { // written so that a huge n cannot overflow
 		return nil, wire.Errorf(wire.CodeLimit, "%d envs would exceed this connection's limit of %d (%d held)",
 			n, c.s.cfg.MaxEnvsPerConnection, c.envs)
 	}

@@ -26,6 +26,7 @@ type Server struct {
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{}
+	admitted  int // connections past admit, upgraded or still upgrading
 	draining  bool
 	wg        sync.WaitGroup // one per connection
 	closePool sync.Once
@@ -67,7 +68,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
-		s.wg.Done()
+		s.release()
 		return // the upgrader has answered the client
 	}
 	c := newConn(s, ws)
@@ -84,18 +85,27 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 func (s *Server) admit() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.draining || len(s.conns) >= s.cfg.MaxConnections {
+	if s.draining || s.admitted >= s.cfg.MaxConnections {
 		return false
 	}
+	s.admitted++
 	s.wg.Add(1)
 	return true
+}
+
+// release gives back a slot taken by admit.
+func (s *Server) release() {
+	s.mu.Lock()
+	s.admitted--
+	s.mu.Unlock()
+	s.wg.Done()
 }
 
 func (s *Server) forget(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.mu.Unlock()
-	s.wg.Done()
+	s.release()
 }
 
 func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
@@ -146,7 +156,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) reserveEnvs(n int) bool {
 	for {
 		cur := s.envs.Load()
-		if cur+int64(n) > int64(s.cfg.MaxEnvsTotal) {
+		if int64(n) > int64(s.cfg.MaxEnvsTotal)-cur {
 			return false
 		}
 		if s.envs.CompareAndSwap(cur, cur+int64(n)) {

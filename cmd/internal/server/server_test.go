@@ -141,7 +141,7 @@ func TestSameSeedsSameReplies(t *testing.T) {
 	}
 	// Explicit per-env seeds.
 	var reseeded wire.BatchReply
-	require.NoError(t, a.Call(wire.Request{Op: wire.OpReset, Handle: 1, Seeds: []wire.Seed{1, 2, 3, 4, 5, 6, 7, 8}}, &reseeded))
+	require.NoError(t, a.Call(wire.Request{Op: wire.OpReset, Handle: 1, Seeds: wire.Seeds{1, 2, 3, 4, 5, 6, 7, 8}}, &reseeded))
 	var fresh wire.BatchReply
 	_, fresh = makeBatch(t, b, 8, nil)
 	require.Equal(t, fresh.Obs.Data, reseeded.Obs.Data, "seeds 1..8 deal what make with seed 1 deals")
@@ -218,7 +218,7 @@ func TestBadRequestsGetCodesAndTheConnectionStaysUsable(t *testing.T) {
 		{"zero envs", sendReq(c, wire.Request{Op: "make", Env: "splendor-v1"}), wire.CodeBadOption},
 		{"negative seed", sendMap(c, map[string]any{"id": 1, "op": "make", "env": "splendor-v1", "num_envs": 1, "seed": -5}), wire.CodeBadSeed},
 		{"float seed", sendMap(c, map[string]any{"id": 1, "op": "reset", "handle": 1, "seeds": []any{1.5, 2}}), wire.CodeBadSeed},
-		{"too few seeds", sendReq(c, wire.Request{Op: "reset", Handle: 1, Seeds: []wire.Seed{1}}), wire.CodeBadShape},
+		{"too few seeds", sendReq(c, wire.Request{Op: "reset", Handle: 1, Seeds: wire.Seeds{1}}), wire.CodeBadShape},
 		{"env id out of range", sendReq(c, wire.Request{Op: "reset", Handle: 1, EnvIDs: []int{5}}), wire.CodeBadShape},
 		{"too few actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Int32Tensor([]int32{0}, 1))}), wire.CodeBadShape},
 		{"float actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Float32Tensor([]float32{0, 0}, 2))}), wire.CodeBadShape},
