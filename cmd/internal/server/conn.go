@@ -51,7 +51,7 @@ func (c *conn) run() {
 	go func() { c.write(); close(done) }()
 	c.extendReadDeadline()
 	c.ws.SetPongHandler(func(string) error { c.extendReadDeadline(); return nil })
-	for !c.draining.Load() {
+	for {
 		if err := c.readFrame(); err != nil {
 			c.s.cfg.Logger.Debug("connection read ended", "err", err)
 			break
@@ -85,20 +85,24 @@ func (c *conn) readFrame() error {
 }
 
 func (c *conn) extendReadDeadline() {
-	if c.s.cfg.PingInterval <= 0 {
-		return
+	if !c.draining.Load() && c.s.cfg.PingInterval > 0 {
+		_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.pongWait()))
 	}
-	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.pongWait()))
-	if c.draining.Load() { // drain may have run between the two lines above
-		_ = c.ws.SetReadDeadline(time.Now())
+	if c.draining.Load() { // checked after, in case drain ran in between
+		_ = c.ws.SetReadDeadline(time.Now().Add(drainQuiet))
 	}
 }
 
-// drain makes the reader stop after the request it is handling: its next
-// read fails at once.
+// drainQuiet is how long a draining connection waits for more requests: the
+// ones a client sent before it saw the shutdown are still answered, and a
+// quiet connection is closed soon after.
+const drainQuiet = 100 * time.Millisecond
+
+// drain makes the reader stop once the client has sent nothing for
+// drainQuiet (Shutdown's deadline bounds a client that keeps sending).
 func (c *conn) drain() {
 	c.draining.Store(true)
-	_ = c.ws.SetReadDeadline(time.Now())
+	_ = c.ws.SetReadDeadline(time.Now().Add(drainQuiet))
 }
 
 // write sends queued replies, pings, and closes idle or draining connections.
