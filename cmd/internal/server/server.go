@@ -38,7 +38,10 @@ func New(cfg Config) *Server {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
 	s := &Server{cfg: cfg, pool: env.NewPool(cfg.Workers), conns: map[*conn]struct{}{}}
-	s.upgrader = websocket.Upgrader{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10}
+	// A reply is written as one frame when it fits the write buffer (a 1024-env
+	// step reply is ~0.5 MiB); fragments would make every client reassemble.
+	// The buffers come from a pool, so idle connections hold none.
+	s.upgrader = websocket.Upgrader{ReadBufferSize: 64 << 10, WriteBufferSize: 1 << 20, WriteBufferPool: &sync.Pool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", s.serveWS)
 	mux.HandleFunc("/healthz", s.serveHealth)

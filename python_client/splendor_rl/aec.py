@@ -1,0 +1,83 @@
+"""Self-play as a PettingZoo AEC env: every seat is an agent, the server plays the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .vector import SplendorVectorEnv
+
+
+class SplendorAEC(AECEnv):
+    """Agents `player_0`… act in turn; observations are {"observation", "action_mask"} (mask int8). The server
+    serves the observation of the seat to play, so an agent's observation is the one it saw at its last
+    decision (current for the agent selected), with an all-zero mask when it is not its turn. An illegal
+    action forfeits by default (the PettingZoo convention: -1 for the offender)."""
+
+    metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": []}
+
+    def __init__(self, env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, url: str | None = None,
+                 illegal_action: str = "forfeit", **options: Any):
+        super().__init__()
+        self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="self_play", players=players,
+                                      autoreset="disabled", illegal_action=illegal_action, **options)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        obs_space = self._vec.single_observation_space
+        n = self._vec.single_action_space.n
+        self._spaces = spaces.Dict({"observation": obs_space,
+                                    "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)})
+        self.observation_spaces = {a: self._spaces for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self._zero_obs = np.zeros(obs_space.shape, obs_space.dtype)
+        self._zero_mask = np.zeros(n, np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        obs, infos = self._vec.reset(seed=None if seed is None else [seed])
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._seen = {a: self._zero_obs for a in self.agents}
+        self._show(obs, infos)
+
+    def _show(self, obs: np.ndarray, infos: dict) -> None:
+        seat = int(infos["to_play"][0])
+        self.agent_selection = self.possible_agents[seat]
+        self._seen[self.agent_selection] = obs[0]
+        self._mask = infos["action_mask"][0].astype(np.int8)
+
+    def observe(self, agent: str) -> dict:
+        to_act = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+        return {"observation": self._seen[agent], "action_mask": self._mask if to_act else self._zero_mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        obs, _, terminated, truncated, infos = self._vec.step(np.asarray([action]))
+        self._cumulative_rewards[agent] = 0.0
+        seat_rewards = infos["seat_rewards"][0]
+        self.rewards = {a: float(seat_rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        if terminated[0] or truncated[0]:
+            self.terminations = {a: bool(terminated[0]) for a in self.agents}
+            self.truncations = {a: bool(truncated[0]) for a in self.agents}
+            self._seen[agent] = obs[0]
+            self._mask = self._zero_mask
+        else:
+            self._show(obs, infos)
+        self._accumulate_rewards()
+
+    def close(self) -> None:
+        self._vec.close()

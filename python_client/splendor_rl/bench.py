@@ -1,0 +1,77 @@
+"""python -m splendor_rl.bench: env-steps/s over the wire from Python, next to the server's in-process rate.
+
+Batches of 1, 64 and 1024 envs step self-play games with uniformly random legal actions sampled by numpy from the
+masks; the in-process figure comes from the server's own `splendorctl bench --mode inproc` run in the same
+invocation; a batch of one also gives the round-trip latency (p50, p99)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .server import LocalServer, find_binary
+from .vector import SplendorVectorEnv
+
+BATCHES = (1, 64, 1024)
+
+
+def sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per row: the argmax of random 16-bit keys where the mask allows (ties, rare with
+    about 30 legal actions, go to the lower index: close enough to uniform for a benchmark, and cheap)."""
+    keys = rng.integers(1, 1 << 16, size=masks.shape, dtype=np.uint16)
+    keys *= masks
+    return keys.argmax(axis=1)
+
+
+def wire_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> tuple[float, np.ndarray]:
+    envs = SplendorVectorEnv("splendor-v1", num_envs, seed=1, url=url, obs_dtype=obs_dtype)
+    rng = np.random.default_rng(1)
+    _, infos = envs.reset()
+    rtts = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = sample(infos["action_mask"], rng)
+        sent = time.perf_counter()
+        _, _, _, _, infos = envs.step(actions)
+        rtts.append(time.perf_counter() - sent)
+    elapsed = time.perf_counter() - start
+    envs.close()
+    return len(rtts) * num_envs / elapsed, np.array(rtts)
+
+
+def inproc_rate(num_envs: int, seconds: float, obs_dtype: str) -> float:
+    """The server's in-process self-play rate for the same batch, from splendorctl beside the server binary."""
+    ctl = Path(find_binary()).with_name("splendorctl")
+    out = subprocess.run([str(ctl), "bench", "--mode", "inproc", "--num-envs", str(num_envs), "--seconds",
+                          str(seconds), "--obs-dtype", obs_dtype], capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"self_play\s+(\d+)", out).group(1))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m splendor_rl.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement")
+    parser.add_argument("--url", help="a running server (default: start a local one)")
+    parser.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
+    args = parser.parse_args(argv)
+    server = None if args.url else LocalServer()
+    url = args.url or server.url
+    try:
+        print(f"splendor-v1 self-play, {args.obs_dtype} observations, {args.seconds:g}s per measurement")
+        print(f"{'batch':>6} {'wire steps/s':>14} {'inproc':>12} {'ratio':>7} {'p50 rtt':>10} {'p99 rtt':>10}")
+        for n in BATCHES:
+            rate, rtts = wire_rate(url, n, args.seconds, args.obs_dtype)
+            inproc = inproc_rate(n, args.seconds, args.obs_dtype)
+            p50, p99 = np.percentile(rtts, [50, 99]) * 1e6
+            print(f"{n:>6} {rate:>14,.0f} {inproc:>12,.0f} {rate / inproc:>7.0%} {p50:>8.0f}µs {p99:>8.0f}µs")
+    finally:
+        if server:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""One server env as a `gymnasium.Env`: the agent plays one seat against built-in bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from .vector import SplendorVectorEnv
+
+
+class SplendorEnv(gym.Env):
+    """The agent owns one seat of a `vs_bots` game (the seat is drawn per episode unless `seat` is given); the
+    bots play the others on the server. `action_masks()` returns the legal actions, as sb3-contrib's
+    `MaskablePPO` expects. An illegal action defaults to `illegal_action="forfeit"`: the episode ends as a loss
+    (-1), which keeps generic tools that sample any action working; pass "error" to raise instead."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, env_id: str = "splendor-v1", *, seed: int = 0, url: str | None = None, bots: Any = "random",
+                 illegal_action: str = "forfeit", **options: Any):
+        self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="vs_bots", bots=bots,
+                                      autoreset="disabled", illegal_action=illegal_action, **options)
+        self.observation_space = self._vec.single_observation_space
+        self.action_space = self._vec.single_action_space
+        self.action_labels = self._vec.action_labels
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        obs, infos = self._vec.reset(seed=None if seed is None else [seed])
+        return obs[0], self._info(infos)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        obs, rewards, terminated, truncated, infos = self._vec.step(np.asarray([action]))
+        return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), self._info(infos)
+
+    def _info(self, infos: dict) -> dict:
+        self._mask = infos["action_mask"][0]
+        return {"action_mask": self._mask.copy(), "seat": int(infos["to_play"][0])}
+
+    def action_masks(self) -> np.ndarray:
+        return self._mask.copy()
+
+    def close(self) -> None:
+        self._vec.close()

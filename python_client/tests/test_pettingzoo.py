@@ -1,0 +1,33 @@
+import numpy as np
+import pytest
+
+import splendor_rl
+
+pettingzoo = pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test  # noqa: E402
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_api(url, players):
+    env = splendor_rl.make_aec(url=url, players=players, seed=1)
+    api_test(env, num_cycles=1000)
+    env.close()
+
+
+def test_self_play_game_to_the_end(url):
+    env = splendor_rl.make_aec(url=url, players=2, seed=8)
+    env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter(5000):
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].any()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents, "the game ended"
+    assert sum(totals.values()) == pytest.approx(0)
+    assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    env.close()
