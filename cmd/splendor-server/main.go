@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	addr := ln.Addr().String()
 	fmt.Fprintf(out, "splendor-server %s listening on ws://%s/ws (health: http://%s/healthz)\n", version, addr, addr)
 	fmt.Fprintf(out, "envs: %s; protocol: encoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "))
+	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
