@@ -88,3 +88,9 @@ def test_limits_and_token():
 def test_internal_errors_map_to_internal_error():
     # A server bug cannot be provoked on purpose from here; the Go tests provoke one (a panicking env).
     assert isinstance(errors.from_reply({"code": "internal", "message": "boom"}), splendor_rl.InternalError)
+
+
+def test_python_docs_list_every_exception():
+    text = (REPO / "docs" / "python.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| `(\w+)`", text, re.M))
+    assert rows == {code: cls.__name__ for code, cls in errors.ERRORS.items()}
