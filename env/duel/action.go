@@ -1,0 +1,285 @@
+package duel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is what an action does.
+type Kind uint8
+
+const (
+	NoKind       Kind = iota
+	TakeLine          // 1–3 gem or pearl tokens in a line (mandatory)
+	UsePrivilege      // return a privilege, take a gem or pearl token (optional, before replenishing)
+	Replenish         // refill the board from the bag (optional; forced when no mandatory action is possible)
+	TakeGold          // take a gold token, then reserve (mandatory)
+	ReserveCard       // after gold: a pyramid card
+	ReserveTop        // after gold: the top of a deck, hidden from the opponent
+	BuyCard           // a pyramid card (mandatory)
+	BuyReserved       // one of the seat's reserved cards (mandatory)
+	ChooseJoker       // the colour a bought joker card takes
+	ChooseToken       // the cell a token ability takes from
+	ChooseSteal       // the kind a steal ability takes from the opponent
+	ChooseRoyal       // the royal card earned by 3 or 6 crowns
+	ReturnToken       // over 10 tokens at the end of the turn: put one in the bag
+	Pass              // only when nothing else is possible
+)
+
+// Action is one decision. Only the fields its Kind uses are set: Cell, Dir
+// and Len for TakeLine (a single token has Dir Right); Cell for
+// UsePrivilege, TakeGold and ChooseToken; Gem for ChooseJoker, ChooseSteal
+// and ReturnToken; Level for the reserve and buy actions on the pyramid and
+// decks; Slot for the pyramid slot within its level, the reserve slot and
+// the royal card.
+type Action struct {
+	Kind  Kind
+	Cell  uint8
+	Dir   Direction
+	Len   uint8
+	Gem   Gem
+	Level uint8
+	Slot  uint8
+}
+
+// The pyramid holds 5 level-1, 4 level-2 and 3 level-3 cards. Pyramid slot
+// numbers run level by level: level l's slots are PyramidStart[l] up to
+// PyramidStart[l+1]-1.
+const PyramidSlots = 12
+
+// PyramidStart is the first pyramid slot of each level (and the total).
+var PyramidStart = [NumLevels + 1]int{0, 5, 9, PyramidSlots}
+
+// NumActions is the size of the fixed action index space:
+//
+//	0–24     take 1 token          (cell, row by row: a1 b1 … e5)
+//	25–96    take 2 tokens         (by direction: right, down, down-right, down-left; then first cell)
+//	97–144   take 3 tokens         (same order)
+//	145–169  use a privilege       (cell)
+//	170      replenish the board
+//	171–195  take gold             (cell; a reserve decision follows)
+//	196–207  reserve pyramid card  (L1 slot1–5, L2 slot1–4, L3 slot1–3)
+//	208–210  reserve deck top      (level)
+//	211–222  buy pyramid card      (same slot order)
+//	223–225  buy reserved card     (reserve slot)
+//	226–230  joker colour          (white, blue, green, red, black)
+//	231–255  token ability         (cell)
+//	256–261  steal                 (white, blue, green, red, black, pearl)
+//	262–265  royal card            (rows of duel_royals.csv: 2pt again, 2pt privilege, 2pt steal, 3pt)
+//	266–272  return a token        (white, blue, green, red, black, pearl, gold)
+//	273      pass
+const NumActions = 274
+
+// First index of each block of the action space after the lines.
+const (
+	numLines        = 145
+	privilegeBase   = numLines
+	replenishIndex  = privilegeBase + NumCells
+	goldBase        = replenishIndex + 1
+	reserveCardBase = goldBase + NumCells
+	reserveTopBase  = reserveCardBase + PyramidSlots
+	buyCardBase     = reserveTopBase + NumLevels
+	buyReservedBase = buyCardBase + PyramidSlots
+	jokerBase       = buyReservedBase + MaxReserved
+	tokenBase       = jokerBase + NumColours
+	stealBase       = tokenBase + NumCells
+	royalBase       = stealBase + NumCostKinds
+	returnBase      = royalBase + NumRoyals
+	passIndex       = returnBase + NumTokenKinds
+)
+
+var (
+	actionTable [NumActions]Action
+	labelTable  [NumActions]string
+	// lineCells lists the cells of each line, NumCells past its length.
+	lineCells [numLines][MaxLine]uint8
+)
+
+// initActions builds the action table; it runs after the component data is
+// loaded, since royal labels name what the royal gives.
+func initActions() {
+	if passIndex+1 != NumActions {
+		panic("duel: action layout does not add up")
+	}
+	initLines()
+	for c := uint8(0); c < NumCells; c++ {
+		actionTable[privilegeBase+int(c)] = Action{Kind: UsePrivilege, Cell: c}
+		actionTable[goldBase+int(c)] = Action{Kind: TakeGold, Cell: c}
+		actionTable[tokenBase+int(c)] = Action{Kind: ChooseToken, Cell: c}
+	}
+	actionTable[replenishIndex] = Action{Kind: Replenish}
+	for l := 0; l < NumLevels; l++ {
+		for k := PyramidStart[l]; k < PyramidStart[l+1]; k++ {
+			slot := uint8(k - PyramidStart[l])
+			actionTable[reserveCardBase+k] = Action{Kind: ReserveCard, Level: uint8(l), Slot: slot}
+			actionTable[buyCardBase+k] = Action{Kind: BuyCard, Level: uint8(l), Slot: slot}
+		}
+		actionTable[reserveTopBase+l] = Action{Kind: ReserveTop, Level: uint8(l)}
+	}
+	for r := uint8(0); r < MaxReserved; r++ {
+		actionTable[buyReservedBase+int(r)] = Action{Kind: BuyReserved, Slot: r}
+	}
+	for g := White; g <= Gold; g++ {
+		if g <= Black {
+			actionTable[jokerBase+int(g)] = Action{Kind: ChooseJoker, Gem: g}
+		}
+		if g <= Pearl {
+			actionTable[stealBase+int(g)] = Action{Kind: ChooseSteal, Gem: g}
+		}
+		actionTable[returnBase+int(g)] = Action{Kind: ReturnToken, Gem: g}
+	}
+	for r := uint8(0); r < NumRoyals; r++ {
+		actionTable[royalBase+int(r)] = Action{Kind: ChooseRoyal, Slot: r}
+	}
+	actionTable[passIndex] = Action{Kind: Pass}
+	for i, a := range actionTable {
+		labelTable[i] = a.label()
+	}
+}
+
+func initLines() {
+	for _, b := range lineBlocks {
+		for r := 0; r < b.rows; r++ {
+			for col := b.col0; col < b.col0+b.width; col++ {
+				i := b.base + r*b.width + col - b.col0
+				first := r*BoardSide + col
+				actionTable[i] = Action{Kind: TakeLine, Cell: uint8(first), Dir: b.dir, Len: uint8(b.length)}
+				for k := range lineCells[i] {
+					lineCells[i][k] = NumCells
+					if k < b.length {
+						lineCells[i][k] = uint8(first + k*b.step)
+					}
+				}
+			}
+		}
+	}
+}
+
+// ActionAt decodes an index of the action space. It panics outside
+// [0, NumActions), which is a programming error.
+func ActionAt(i int) Action { return actionTable[i] }
+
+// Label is the unique, human-readable name of action index i.
+func Label(i int) string { return labelTable[i] }
+
+// Index encodes a; ok is false for an action that has no index (a malformed
+// Action value).
+func (a Action) Index() (i int, ok bool) {
+	switch a.Kind {
+	case TakeLine:
+		return lineIndex(a)
+	case UsePrivilege:
+		return privilegeBase + int(a.Cell), a.Cell < NumCells
+	case Replenish:
+		return replenishIndex, true
+	case TakeGold:
+		return goldBase + int(a.Cell), a.Cell < NumCells
+	case ReserveCard, BuyCard:
+		base := reserveCardBase
+		if a.Kind == BuyCard {
+			base = buyCardBase
+		}
+		ok := a.Level < NumLevels && int(a.Slot) < PyramidStart[a.Level+1]-PyramidStart[a.Level]
+		if !ok {
+			return 0, false
+		}
+		return base + PyramidStart[a.Level] + int(a.Slot), true
+	case ReserveTop:
+		return reserveTopBase + int(a.Level), a.Level < NumLevels
+	case BuyReserved:
+		return buyReservedBase + int(a.Slot), a.Slot < MaxReserved
+	case ChooseJoker:
+		return jokerBase + int(a.Gem), a.Gem <= Black
+	case ChooseToken:
+		return tokenBase + int(a.Cell), a.Cell < NumCells
+	case ChooseSteal:
+		return stealBase + int(a.Gem), a.Gem <= Pearl
+	case ChooseRoyal:
+		return royalBase + int(a.Slot), a.Slot < NumRoyals
+	case ReturnToken:
+		return returnBase + int(a.Gem), a.Gem <= Gold
+	case Pass:
+		return passIndex, true
+	}
+	return 0, false
+}
+
+// lineIndex finds a line's block and its place in it; a single token is
+// written with Dir Right only, so that every line has one spelling.
+func lineIndex(a Action) (int, bool) {
+	row, col := int(a.Cell)/BoardSide, int(a.Cell)%BoardSide
+	for _, b := range lineBlocks {
+		if b.length != int(a.Len) || b.dir != a.Dir {
+			continue
+		}
+		if a.Cell >= NumCells || row >= b.rows || col < b.col0 || col >= b.col0+b.width {
+			return 0, false
+		}
+		return b.base + row*b.width + col - b.col0, true
+	}
+	return 0, false
+}
+
+func (a Action) String() string {
+	if i, ok := a.Index(); ok {
+		return labelTable[i]
+	}
+	return "invalid action"
+}
+
+// label spells an action; levels and slots are 1-based, as players say them.
+func (a Action) label() string {
+	switch a.Kind {
+	case TakeLine:
+		i, _ := a.Index()
+		names := make([]string, a.Len)
+		for k := range names {
+			names[k] = CellName(int(lineCells[i][k]))
+		}
+		return "take " + strings.Join(names, " ")
+	case UsePrivilege:
+		return "privilege " + CellName(int(a.Cell))
+	case Replenish:
+		return "replenish"
+	case TakeGold:
+		return "gold " + CellName(int(a.Cell))
+	case ReserveCard:
+		return fmt.Sprintf("reserve L%d slot%d", a.Level+1, a.Slot+1)
+	case ReserveTop:
+		return fmt.Sprintf("reserve L%d deck", a.Level+1)
+	case BuyCard:
+		return fmt.Sprintf("buy L%d slot%d", a.Level+1, a.Slot+1)
+	case BuyReserved:
+		return fmt.Sprintf("buy reserved%d", a.Slot+1)
+	case ChooseJoker:
+		return "joker " + a.Gem.String()
+	case ChooseToken:
+		return "token " + CellName(int(a.Cell))
+	case ChooseSteal:
+		return "steal " + a.Gem.String()
+	case ChooseRoyal:
+		return royalLabel(Royal(a.Slot))
+	case ReturnToken:
+		return "return " + a.Gem.String()
+	}
+	return "pass"
+}
+
+// royalLabel names a royal card by what it gives, e.g. "royal 2pt steal".
+func royalLabel(r Royal) string {
+	label := fmt.Sprintf("royal %dpt", royals[r].Points)
+	if a := royals[r].Ability; a != AbilityNone {
+		label += " " + a.String()
+	}
+	return label
+}
+
+// ParseAction returns the index whose label is label.
+func ParseAction(label string) (int, error) {
+	for i, l := range labelTable {
+		if l == label {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("duel: no action labelled %q", label)
+}

@@ -1,0 +1,109 @@
+package duel_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// outOfRange is how far past the action space fuzzed indices reach, so that
+// Apply's range check is exercised as well as its legality check.
+const outOfRange = 16
+
+// FuzzApply drives a dealt game with arbitrary action indices and holds Apply
+// to its contract: it never panics, it succeeds exactly for the indices in the
+// legal mask, and a rejected index wraps ErrIllegal and changes nothing (the
+// server relies on that to reject a whole batch without side effects). Each
+// input byte pair is one index, so every index of the space is reachable.
+func FuzzApply(f *testing.F) {
+	f.Add(uint64(1), []byte{})
+	// Actions of every follow-up kind, which the opening position forbids.
+	f.Add(uint64(2), indices(170, 196, 208, 223, 226, 231, 256, 262, 266, 273, 274, 289, 0xffff))
+	f.Add(uint64(7), indices(183, 196, 12, 0, 1, 2, 97, 98, 145))
+	// Whole random games reach every phase and the end, which arbitrary
+	// bytes rarely do.
+	for _, seed := range []uint64{3, 11, 29} {
+		f.Add(seed, legalGame(seed))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, actions []byte) {
+		s := duel.New(seed)
+		for k := 0; k+1 < len(actions); k += 2 {
+			i := (int(actions[k])<<8 | int(actions[k+1])) % (duel.NumActions + outOfRange)
+			checkApply(t, &s, i)
+		}
+	})
+}
+
+// checkApply applies index i to s and checks the outcome against the legal
+// mask computed beforehand.
+func checkApply(t *testing.T, s *duel.State, i int) {
+	t.Helper()
+	var legal duel.ActionSet
+	s.Legal(&legal)
+	before := *s
+	wasLegal := i < duel.NumActions && legal.Has(i)
+	err := s.Apply(i)
+	switch {
+	case err == nil && !wasLegal:
+		t.Fatalf("Apply(%d) succeeded but it was not legal in %s", i, before)
+	case err != nil && wasLegal:
+		t.Fatalf("Apply(%d) = %v but it was legal in %s", i, err, before)
+	case err != nil && !errors.Is(err, duel.ErrIllegal):
+		t.Fatalf("Apply(%d) = %v, which does not wrap ErrIllegal", i, err)
+	case err != nil && *s != before:
+		t.Fatalf("rejected Apply(%d) changed the state:\nbefore %s\nafter  %s", i, before, *s)
+	}
+}
+
+// indices encodes action indices as fuzz input, two bytes each.
+func indices(is ...int) []byte {
+	b := make([]byte, 0, 2*len(is))
+	for _, i := range is {
+		b = append(b, byte(i>>8), byte(i))
+	}
+	return b
+}
+
+// legalGame plays the game dealt from seed to the end with uniformly random
+// legal decisions and returns them as fuzz input.
+func legalGame(seed uint64) []byte {
+	s := duel.New(seed)
+	r := rng.New(seed)
+	var legal duel.ActionSet
+	var actions []int
+	for !s.Over() {
+		s.Legal(&legal)
+		i := legal.Nth(r.Intn(legal.Len()))
+		actions = append(actions, i)
+		if err := s.Apply(i); err != nil {
+			panic(err)
+		}
+	}
+	return indices(actions...)
+}
+
+// FuzzParse holds Parse to never panicking, and to reading back exactly any
+// state it accepts.
+func FuzzParse(f *testing.F) {
+	f.Add(pos())
+	f.Add(duel.New(5).String())
+	f.Add(pos("phase=joker", "pending=25", "p0=0000000|0|4.9.25|-|-"))
+	f.Add(pos("p0=0000000|0|31.25w.54.64b|*1.2|1.3"))
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := duel.Parse(text)
+		if err != nil {
+			return
+		}
+		back, err := duel.Parse(s.String())
+		if err != nil || back != s {
+			t.Fatalf("accepted %q but its notation %q reads back as %v, %v", text, s.String(), back, err)
+		}
+		var m duel.ActionSet
+		s.Legal(&m)
+		if s.Over() != (m.Len() == 0) {
+			t.Fatalf("parsed state %s: mask emptiness vs game over", s)
+		}
+	})
+}

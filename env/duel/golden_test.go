@@ -1,0 +1,145 @@
+package duel_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/internal/rng"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// playthroughSeeds are the golden games. Any change to the deal, the bag
+// draws, the legal sets, the effect of an action or the notation shows up as
+// a diff in their files. The seeds were picked for short games that between
+// them reach every phase and reserve blind (see coverage), and end by each
+// victory condition: points (5), one colour (154, won by seat 1), crowns (305).
+var playthroughSeeds = []uint64{5, 154, 305}
+
+// coverage is what the playthroughs must show between them, so that a rules
+// change cannot quietly leave a phase or the blind mark unchecked.
+var coverage = []string{" phase=main ", " phase=reserve ", " phase=joker ", " phase=token ", " phase=steal ",
+	" phase=royal ", " phase=return ", "|*", "chose=replenish", "chose=privilege "}
+
+func TestPlaythroughs(t *testing.T) {
+	var all strings.Builder
+	for _, seed := range playthroughSeeds {
+		name := fmt.Sprintf("playthrough_seed%d.txt", seed)
+		t.Run(name, func(t *testing.T) {
+			text := playthrough(t, seed)
+			all.WriteString(text)
+			checkGolden(t, filepath.Join("testdata", name), text)
+		})
+	}
+	for _, c := range coverage {
+		require.True(t, strings.Contains(all.String(), c), "no playthrough has %q; pick other seeds", c)
+	}
+}
+
+// playthrough plays the seeded game with uniformly random legal decisions and
+// writes one line per decision: its number, the state notation, the legal
+// labels and the chosen label; then the result and the final state. Every
+// state is also parsed back, so the golden files pin Parse as well as String.
+func playthrough(t *testing.T, seed uint64) string {
+	s := duel.New(seed)
+	r := rng.New(seed)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Splendor Duel playthrough: duel.New(%d), decisions uniformly random from the legal set by rng.New(%d).\n",
+		seed, seed)
+	fmt.Fprintln(&b, "# decision=N <state notation> legal=[labels] chose=label; regenerate with go test -run TestPlaythroughs -update")
+	var legal duel.ActionSet
+	n := 0
+	for ; !s.Over(); n++ {
+		require.Less(t, n, maxDecisions, "the game does not end")
+		requireParsesBack(t, s)
+		s.Legal(&legal)
+		a := legal.Nth(r.Intn(legal.Len()))
+		fmt.Fprintf(&b, "decision=%d %s legal=[%s] chose=%s\n", n, s, labelList(&legal), duel.Label(a))
+		require.NoError(t, s.Apply(a))
+	}
+	requireParsesBack(t, s)
+	fmt.Fprintf(&b, "result turns=%d decisions=%d %s\n", s.Turn, n, outcome(&s))
+	fmt.Fprintf(&b, "final %s\n", s)
+	return b.String()
+}
+
+func requireParsesBack(t *testing.T, s duel.State) {
+	t.Helper()
+	back, err := duel.Parse(s.String())
+	require.NoError(t, err, "%s", s)
+	require.Equal(t, s, back, "Parse(String()) differs from the live state %s", s)
+}
+
+func labelList(legal *duel.ActionSet) string {
+	labels := make([]string, 0, legal.Len())
+	for k := 0; k < legal.Len(); k++ {
+		labels = append(labels, duel.Label(legal.Nth(k)))
+	}
+	return strings.Join(labels, ", ")
+}
+
+// outcome spells the scores (points and crowns per seat), the winner and the
+// victory condition, or "blocked".
+func outcome(s *duel.State) string {
+	var scores []string
+	for i := range s.Players {
+		p := &s.Players[i]
+		scores = append(scores, fmt.Sprintf("%dpts/%dcrowns", p.Points, p.Crowns))
+	}
+	result := "blocked"
+	if !s.Blocked() {
+		result = fmt.Sprintf("winner=%d by=%s", s.Seat, s.Players[s.Seat].Victory())
+	}
+	return fmt.Sprintf("scores=%s %s", strings.Join(scores, ","), result)
+}
+
+// checkGolden compares got with the golden file at path, or rewrites the file
+// under -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "no golden file; create it with go test -run TestPlaythroughs -update")
+	if got != string(want) {
+		t.Fatalf("%s differs from the regenerated playthrough; %s\n"+
+			"if the change is intended, rewrite it with go test -run TestPlaythroughs -update and review the diff",
+			path, firstDifference(got, string(want)))
+	}
+}
+
+// firstDifference points at the first line and column where got and want
+// differ, with a little context: the lines are too long to compare by eye.
+func firstDifference(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < min(len(g), len(w)); i++ {
+		if g[i] != w[i] {
+			col := commonPrefix(g[i], w[i])
+			return fmt.Sprintf("first difference at line %d, column %d:\ngot:  …%s…\nwant: …%s…",
+				i+1, col+1, excerpt(g[i], col), excerpt(w[i], col))
+		}
+	}
+	return fmt.Sprintf("got %d lines, want %d", len(g), len(w))
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < min(len(a), len(b)) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// excerpt is the part of line around byte col, enough to recognise the
+// field that changed.
+func excerpt(line string, col int) string {
+	return line[max(0, col-40):min(len(line), col+60)]
+}

@@ -1,0 +1,145 @@
+package duel
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The text notation is one line of space-separated key=value fields, always in
+// this order (docs/duel-rules.md has the full description):
+//
+//	seat=0 phase=main turn=0 passes=0 again=0 replenished=0 pending=-
+//	chance=1f0c…(16 hex digits) bag=0000000 board=rgkbw/…/…/…/…
+//	pyramid=12.3.27.0.8/40.31.52.37/58.66.60 decks=…/…/… p0=… p1=…
+//
+// Token counts are seven digits (white blue green red black pearl gold). The
+// board is five rows, top first, of five cells, left first: w b g r k p for
+// the gem colours and pearl, o for gold, '.' for an empty cell. Cards are
+// their ids (0–66, rows of duel_cards.csv), royals theirs (0–3, rows of
+// duel_royals.csv), '-' is an empty slot or list. The pyramid is levels 1, 2,
+// 3 (5, 4, 3 slots); decks are written bottom to top. A seat is
+// tokens|privileges|bought|reserved|royals, where a bought joker carries the
+// letter of its colour (25r) and a card reserved blind from a deck is marked
+// with '*'. Bonuses, points and crowns are not written: they follow.
+
+// String writes s in the text notation; Parse reads it back exactly.
+func (s State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seat=%d phase=%s turn=%d passes=%d again=%d replenished=%d pending=",
+		s.Seat, s.Phase, s.Turn, s.Passes, b2i(s.Again), b2i(s.Replenished))
+	writeList(&b, []Card{s.Pending}, cardID)
+	fmt.Fprintf(&b, " chance=%016x bag=%s board=", s.Chance, s.Bag.digits())
+	for c, g := range s.Board {
+		if c > 0 && c%BoardSide == 0 {
+			b.WriteByte('/')
+		}
+		b.WriteByte(cellLetter(g))
+	}
+	b.WriteString(" pyramid=")
+	for l := 0; l < NumLevels; l++ {
+		if l > 0 {
+			b.WriteByte('/')
+		}
+		writeList(&b, s.Pyramid[PyramidStart[l]:PyramidStart[l+1]], cardID)
+	}
+	b.WriteString(" decks=")
+	for l := range s.Decks {
+		if l > 0 {
+			b.WriteByte('/')
+		}
+		writeList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
+	}
+	for i := range s.Players {
+		fmt.Fprintf(&b, " p%d=", i)
+		s.writePlayer(&b, &s.Players[i])
+	}
+	return b.String()
+}
+
+func (s *State) writePlayer(b *strings.Builder, p *Player) {
+	fmt.Fprintf(b, "%s|%d|", p.Tokens.digits(), p.Privileges)
+	n := 0
+	for c := Card(0); c < NumCards; c++ {
+		if !p.Bought.Has(c) {
+			continue
+		}
+		if n > 0 {
+			b.WriteByte('.')
+		}
+		n++
+		b.WriteString(strconv.Itoa(int(c)))
+		if g := s.cardColour(c); cards[c].Joker && g != NoGem {
+			b.WriteByte(gemLetters[g])
+		}
+	}
+	if n == 0 {
+		b.WriteByte('-')
+	}
+	b.WriteByte('|')
+	for r := 0; r < int(p.NumReserved); r++ {
+		if r > 0 {
+			b.WriteByte('.')
+		}
+		if p.Blind&(1<<r) != 0 {
+			b.WriteByte('*')
+		}
+		b.WriteString(strconv.Itoa(int(p.Reserved[r])))
+	}
+	if p.NumReserved == 0 {
+		b.WriteByte('-')
+	}
+	b.WriteByte('|')
+	var owned []Royal
+	for r := Royal(0); r < NumRoyals; r++ {
+		if p.Royals.Has(r) {
+			owned = append(owned, r)
+		}
+	}
+	writeList(b, owned, func(r Royal) (int, bool) { return int(r), true })
+}
+
+func cardID(c Card) (int, bool) { return int(c), c != NoCard }
+
+func cellLetter(g Gem) byte {
+	if g < NumTokenKinds {
+		return gemLetters[g]
+	}
+	return '.'
+}
+
+// writeList writes ids joined by '.', '-' for an absent one or an empty list.
+func writeList[T any](b *strings.Builder, xs []T, id func(T) (int, bool)) {
+	if len(xs) == 0 {
+		b.WriteByte('-')
+	}
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if v, ok := id(x); ok {
+			b.WriteString(strconv.Itoa(v))
+		} else {
+			b.WriteByte('-')
+		}
+	}
+}
+
+func (t *Tokens) digits() string {
+	var d [NumTokenKinds]byte
+	for i, n := range t {
+		d[i] = '0' + n
+	}
+	return string(d[:])
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ErrNotation reports text that is not a valid state.
+var ErrNotation = errors.New("duel: bad notation")
