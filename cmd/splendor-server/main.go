@@ -16,6 +16,7 @@ import (
 
 	"github.com/splendor-rl/splendor/cmd/internal/server"
 	"github.com/splendor-rl/splendor/env"
+	_ "github.com/splendor-rl/splendor/env/duelenv"     // registers splendor-duel-v1
 	_ "github.com/splendor-rl/splendor/env/splendorenv" // registers splendor-v1
 )
 

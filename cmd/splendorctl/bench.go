@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/splendor-rl/splendor/env"
+	_ "github.com/splendor-rl/splendor/env/duelenv"     // registers splendor-duel-v1
 	_ "github.com/splendor-rl/splendor/env/splendorenv" // registers splendor-v1
 	"github.com/splendor-rl/splendor/internal/rng"
 )

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	_ "github.com/splendor-rl/splendor/env/duelenv"
 	"github.com/splendor-rl/splendor/env/envtest"
 	_ "github.com/splendor-rl/splendor/env/splendorenv"
 )
@@ -12,8 +13,8 @@ import (
 // packages run it again with their interesting options.
 func TestEveryRegisteredEnv(t *testing.T) {
 	ids := env.IDs()
-	if len(ids) == 0 {
-		t.Fatal("no env registered")
+	if len(ids) < 2 {
+		t.Fatalf("registered envs: %v", ids)
 	}
 	for _, id := range ids {
 		t.Run(id, func(t *testing.T) {

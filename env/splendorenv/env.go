@@ -5,15 +5,6 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/internal/rng"
-)
-
-// Seed streams derived from an episode seed. The deal uses the episode seed
-// itself; the client's seat and each bot draw from streams of their own, so
-// changing a bot never changes the deck.
-const (
-	seatStream    = 2
-	botStreamBase = 16 // + seat
 )
 
 // Env is one Splendor game as an env.Env.
@@ -37,13 +28,9 @@ func newEnv(c config) *Env {
 // the client play their first turns.
 func (e *Env) Reset(seed uint64) {
 	e.s, _ = splendor.New(e.c.players, seed) // players was range-checked by readConfig
-	e.me = e.c.seat
-	if e.me < 0 {
-		r := rng.New(rng.Derive(seed, seatStream))
-		e.me = r.Intn(e.c.players)
-	}
+	e.me = env.ClientSeat(seed, e.c.players, e.c.seat)
 	for i := 0; i < e.c.players; i++ {
-		e.bots[i] = newBot(e.c.bots[i], rng.Derive(seed, botStreamBase+uint64(i)))
+		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))
 	}
 	e.truncated, e.lastActor = false, 0
 	e.playBots()

@@ -1,0 +1,199 @@
+package duelenv
+
+import (
+	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// bot is a built-in player; each draws from its own seeded stream.
+type bot struct {
+	greedy bool
+	r      rng.Rand
+}
+
+func newBot(kind string, seed uint64) bot {
+	return bot{greedy: kind == BotGreedy, r: rng.New(seed)}
+}
+
+func (b *bot) act(s *duel.State, legal *duel.ActionSet) int {
+	s.Legal(legal)
+	if !b.greedy {
+		return legal.Nth(b.r.Intn(legal.Len()))
+	}
+	return greedyAction(s, legal, &b.r)
+}
+
+// greedyAction scores every legal action with a short-sighted heuristic and
+// plays the best, ties broken at random: buy the most valuable card it can,
+// otherwise collect the tokens its best-value target card still needs, keep
+// privileges for when they buy something, and never hand the opponent a
+// privilege for nothing.
+func greedyAction(s *duel.State, legal *duel.ActionSet, r *rng.Rand) int {
+	p := &s.Players[s.Seat]
+	g := greedy{s: s, p: p, opp: &s.Players[1-s.Seat]}
+	g.need = g.shortfall(g.target())
+	best, bestScore, ties := -1, 0, 0
+	for i := 0; i < duel.NumActions; i++ {
+		if !legal.Has(i) {
+			continue
+		}
+		score := g.score(duel.ActionAt(i))
+		switch {
+		case best < 0 || score > bestScore:
+			best, bestScore, ties = i, score, 1
+		case score == bestScore:
+			ties++
+			if r.Intn(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return best
+}
+
+type greedy struct {
+	s      *duel.State
+	p, opp *duel.Player
+	need   [duel.NumCostKinds]int // tokens the target card still needs, by kind
+}
+
+func (g *greedy) score(a duel.Action) int {
+	s := g.s
+	switch a.Kind {
+	case duel.BuyCard:
+		return 1000 + g.cardValue(s.Pyramid[duel.PyramidStart[a.Level]+int(a.Slot)])
+	case duel.BuyReserved:
+		return 1000 + g.cardValue(g.p.Reserved[a.Slot])
+	case duel.TakeLine:
+		return g.lineValue(a)
+	case duel.UsePrivilege:
+		return 10*g.wanted(s.Board[a.Cell]) - 15 // worth it only for a token the target needs
+	case duel.Replenish:
+		return -50 // gives the opponent a privilege: only when nothing else is possible
+	case duel.TakeGold:
+		return 4
+	case duel.ReserveCard:
+		return g.cardValue(s.Pyramid[duel.PyramidStart[a.Level]+int(a.Slot)])
+	case duel.ChooseJoker:
+		return int(g.p.ColourPoints[a.Gem])*10 + int(g.p.Bonus[a.Gem])
+	case duel.ChooseToken:
+		return 10 * g.wanted(s.Board[a.Cell])
+	case duel.ChooseSteal:
+		return 10*g.wanted(a.Gem) + int(g.opp.Tokens[a.Gem])
+	case duel.ChooseRoyal:
+		info := duel.Royal(a.Slot).Info()
+		return 10*int(info.Points) + 5*b2i(info.Ability != duel.AbilityNone)
+	case duel.ReturnToken:
+		if a.Gem == duel.Gold {
+			return -100
+		}
+		return int(g.p.Tokens[a.Gem]) - 10*g.wanted(a.Gem)
+	}
+	return 0
+}
+
+// cardValue prefers points, crowns and progress toward a one-colour win.
+func (g *greedy) cardValue(c duel.Card) int {
+	if c == duel.NoCard {
+		return 0
+	}
+	info := c.Info()
+	value := 30*int(info.Points) + 25*int(info.Crowns) + 5*int(info.Bonuses) + 5
+	if info.Ability == duel.AbilityAgain {
+		value += 20
+	}
+	return value
+}
+
+// lineValue rewards tokens the target needs, a little any token, and
+// penalises a take that hands the opponent a privilege or must be given back.
+func (g *greedy) lineValue(a duel.Action) int {
+	var taken duel.Tokens
+	value := 0
+	cells := lineCells(a)
+	for _, cell := range cells[:a.Len] {
+		kind := g.s.Board[cell]
+		if g.need[kind] > int(taken[kind]) {
+			value += 10
+		}
+		taken[kind]++
+		value++
+	}
+	for _, n := range taken[:duel.NumColours] {
+		if n == 3 {
+			value -= 15
+		}
+	}
+	if taken[duel.Pearl] == 2 {
+		value -= 15
+	}
+	over := g.p.Tokens.Total() + int(a.Len) - duel.TokenLimit
+	return value - 5*max(over, 0)
+}
+
+// lineCells lists the cells of a take action (the first a.Len).
+func lineCells(a duel.Action) [duel.MaxLine]int {
+	step := [duel.NumDirections][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}[a.Dir]
+	row, col := int(a.Cell)/duel.BoardSide, int(a.Cell)%duel.BoardSide
+	var cells [duel.MaxLine]int
+	for k := 0; k < int(a.Len); k++ {
+		cells[k] = (row+k*step[0])*duel.BoardSide + col + k*step[1]
+	}
+	return cells
+}
+
+func (g *greedy) wanted(kind duel.Gem) int {
+	if kind == duel.NoGem || kind == duel.Gold {
+		return 0
+	}
+	return min(g.need[kind], 1)
+}
+
+// target is the card, in the pyramid or reserved, with the best value per
+// missing token.
+func (g *greedy) target() duel.Card {
+	best, bestValue := duel.NoCard, -1
+	consider := func(c duel.Card) {
+		if c == duel.NoCard {
+			return
+		}
+		missing := 0
+		for _, n := range g.shortfall(c) {
+			missing += n
+		}
+		missing = max(missing-int(g.p.Tokens[duel.Gold]), 0)
+		if value := g.cardValue(c) / (1 + missing); value > bestValue {
+			best, bestValue = c, value
+		}
+	}
+	for _, c := range g.s.Pyramid {
+		consider(c)
+	}
+	for _, c := range g.p.Reserved[:g.p.NumReserved] {
+		consider(c)
+	}
+	return best
+}
+
+func (g *greedy) shortfall(c duel.Card) [duel.NumCostKinds]int {
+	var need [duel.NumCostKinds]int
+	if c == duel.NoCard {
+		return need
+	}
+	cost := c.Info().Cost
+	for k := range need {
+		have := int(g.p.Tokens[k])
+		if k < duel.NumColours {
+			have += int(g.p.Bonus[k])
+		}
+		need[k] = max(int(cost[k])-have, 0)
+	}
+	return need
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

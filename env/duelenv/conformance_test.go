@@ -1,0 +1,35 @@
+package duelenv_test
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/duelenv"
+	"github.com/splendor-rl/splendor/env/envtest"
+)
+
+// maxDecisionsPerTurn bounds one turn's decisions: three privilege uses, a
+// replenish, the mandatory action, a reserve or joker, a token or steal, a
+// royal, up to 3 returns — 12 — and an extra turn doubles it.
+const maxDecisionsPerTurn = 24
+
+func TestConformance(t *testing.T) {
+	cases := map[string]env.Options{
+		"self-play":                                 nil,
+		"self-play score_diff":                      {"reward": "score_diff"},
+		"vs greedy bot":                             {"mode": "vs_bots", "bots": "greedy"},
+		"vs random bot, seat 1":                     {"mode": "vs_bots", "seat": 1, "reward": "score_diff"},
+		"short turn limit truncates":                {"max_rounds": 10},
+		"forfeit policy changes nothing when legal": {"illegal_action": "forfeit"},
+	}
+	for name, opts := range cases {
+		t.Run(name, func(t *testing.T) {
+			rounds := duelenv.DefaultMaxRounds
+			if r, ok := opts["max_rounds"].(int); ok {
+				rounds = r
+			}
+			envtest.Run(t, envtest.Case{ID: duelenv.ID, Options: opts, NumEnvs: 4,
+				MaxEpisodeSteps: rounds * 2 * maxDecisionsPerTurn})
+		})
+	}
+}

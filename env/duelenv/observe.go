@@ -1,0 +1,166 @@
+package duelenv
+
+import (
+	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// The observation is ObsSize small integers from the point of view of the
+// seat to play ("me", seat block 0; the opponent is block 1). Offsets
+// (docs/envs/splendor-duel.md has the table):
+const (
+	offPhase      = 0   // [7] one-hot: main, reserve, joker, token, steal, royal, return
+	offReplenish  = 7   // 1 once I replenished this turn (no more privileges or replenishing)
+	offAgain      = 8   // 1 when I play another turn after this one
+	offRound      = 9   // completed rounds, capped at 255
+	offPasses     = 10  // consecutive turns with nothing possible
+	offMySeat     = 11  // my seat (0 moves first)
+	offSupply     = 12  // privileges in the supply
+	offBag        = 13  // [7] tokens in the bag: white blue green red black pearl gold
+	offBoard      = 20  // [25 × 7] one-hot token kind of each cell (a1 b1 … e5); all zero when empty
+	offPyramid    = 195 // [12 × card] L1 slots 1–5, L2 slots 1–4, L3 slots 1–3
+	offDecks      = 447 // [3] cards left in each level's deck
+	offRoyals     = 450 // [4] royal cards still available
+	offPending    = 454 // [card] the card whose joker colour or token ability is being decided
+	offSeats      = 475 // [2 × seat] me, then the opponent
+	ObsSize       = 665
+	cardSize      = 21 // present, points, crowns, colour one-hot [5], joker, no bonus, bonuses, ability one-hot [4], cost [6]
+	reservedSize  = cardSize + 2
+	seatSize      = 95
+	seatTokens    = 0  // [7]
+	seatPrivilege = 7  //
+	seatBonus     = 8  // [5] bonuses per colour (jokers as their chosen colour)
+	seatColourPts = 13 // [5] prestige on cards of each colour
+	seatPoints    = 18 // cards and royals
+	seatCrowns    = 19 //
+	seatRoyals    = 20 // [4] royal cards held
+	seatCards     = 24 // jewel cards bought
+	seatReserved  = 25 // reserved cards held
+	seatHand      = 26 // [3 × (card, hidden, level)]
+)
+
+var cardFeatures [duel.NumCards][cardSize]uint8
+
+func init() {
+	for c := duel.Card(0); c < duel.NumCards; c++ {
+		info := c.Info()
+		f := &cardFeatures[c]
+		f[0], f[1], f[2] = 1, info.Points, info.Crowns
+		switch {
+		case info.Joker:
+			f[8] = 1
+		case info.Colour == duel.NoGem:
+			f[9] = 1
+		default:
+			f[3+int(info.Colour)] = 1
+		}
+		f[10] = info.Bonuses
+		if info.Ability != duel.AbilityNone {
+			f[10+int(info.Ability)] = 1
+		}
+		copy(f[15:], info.Cost[:])
+	}
+}
+
+// Observe writes the observation of ToPlay's seat.
+func (e *Env) Observe(obs []uint8) {
+	obs = obs[:ObsSize]
+	clear(obs)
+	s := &e.s
+	me := e.ToPlay()
+	if s.Phase < duel.PhaseOver {
+		obs[offPhase+int(s.Phase)] = 1
+	}
+	obs[offReplenish], obs[offAgain] = b2u(s.Replenished), b2u(s.Again)
+	obs[offRound] = uint8(min(s.Turn/duel.NumPlayers, 255))
+	obs[offPasses] = s.Passes
+	obs[offMySeat] = uint8(me)
+	obs[offSupply] = duel.NumPrivileges - s.Players[0].Privileges - s.Players[1].Privileges
+	copy(obs[offBag:], s.Bag[:])
+	for c, g := range s.Board {
+		if g != duel.NoGem {
+			obs[offBoard+c*duel.NumTokenKinds+int(g)] = 1
+		}
+	}
+	for k, c := range s.Pyramid {
+		writeCard(obs[offPyramid+k*cardSize:], c)
+	}
+	copy(obs[offDecks:], s.DeckSize[:])
+	held := s.Players[0].Royals | s.Players[1].Royals
+	for r := duel.Royal(0); r < duel.NumRoyals; r++ {
+		obs[offRoyals+int(r)] = b2u(!held.Has(r))
+	}
+	writeCard(obs[offPending:], s.Pending)
+	for k := 0; k < duel.NumPlayers; k++ {
+		writeSeat(obs[offSeats+k*seatSize:offSeats+(k+1)*seatSize], &s.Players[(me+k)%duel.NumPlayers], k == 0)
+	}
+}
+
+func writeCard(o []uint8, c duel.Card) {
+	if c != duel.NoCard {
+		copy(o, cardFeatures[c][:])
+	}
+}
+
+// writeSeat writes one seat's block; a card the opponent reserved blind
+// shows only that it is there and its level.
+func writeSeat(o []uint8, p *duel.Player, mine bool) {
+	copy(o[seatTokens:], p.Tokens[:])
+	o[seatPrivilege] = p.Privileges
+	copy(o[seatBonus:], p.Bonus[:])
+	copy(o[seatColourPts:], p.ColourPoints[:])
+	o[seatPoints], o[seatCrowns] = p.Points, p.Crowns
+	for r := duel.Royal(0); r < duel.NumRoyals; r++ {
+		o[seatRoyals+int(r)] = b2u(p.Royals.Has(r))
+	}
+	o[seatCards] = uint8(p.Bought.Len())
+	o[seatReserved] = p.NumReserved
+	for r := 0; r < int(p.NumReserved); r++ {
+		h := o[seatHand+r*reservedSize:]
+		c := p.Reserved[r]
+		hidden := p.Blind&(1<<r) != 0 && !mine
+		if hidden {
+			h[0] = 1
+		} else {
+			copy(h, cardFeatures[c][:])
+		}
+		h[cardSize] = b2u(hidden)
+		h[cardSize+1] = c.Info().Level + 1
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Resample redeals what the seat to play cannot see: the undrawn cards of
+// each level together with the opponent's blind reserves of that level, and
+// the order in which the bag's tokens will come out.
+func (e *Env) Resample(seed uint64) {
+	r := rng.New(seed)
+	s := &e.s
+	opp := &s.Players[1-e.ToPlay()]
+	for l := 0; l < duel.NumLevels; l++ {
+		var pool []duel.Card
+		var slots []*duel.Card
+		for i := range s.Decks[l][:s.DeckSize[l]] {
+			pool, slots = append(pool, s.Decks[l][i]), append(slots, &s.Decks[l][i])
+		}
+		for k := 0; k < int(opp.NumReserved); k++ {
+			if opp.Blind&(1<<k) != 0 && int(opp.Reserved[k].Info().Level) == l {
+				pool, slots = append(pool, opp.Reserved[k]), append(slots, &opp.Reserved[k])
+			}
+		}
+		for i := len(pool) - 1; i > 0; i-- {
+			j := r.Intn(i + 1)
+			pool[i], pool[j] = pool[j], pool[i]
+		}
+		for i, slot := range slots {
+			*slot = pool[i]
+		}
+	}
+	s.Chance = r.Uint64()
+}
