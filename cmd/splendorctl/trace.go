@@ -15,23 +15,29 @@ import (
 // seed+k, so any single game can be replayed alone.
 func trace(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	game := fs.String("game", "splendor", "game to trace: splendor")
-	players := fs.Int("players", 2, "number of players (2–4)")
+	game := fs.String("game", "splendor", "game to trace: splendor or duel")
+	players := fs.Int("players", 2, "number of players (2–4; duel: 2)")
 	seed := fs.Uint64("seed", 1, "seed of the first game")
 	games := fs.Int("games", 1, "number of games")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *game != "splendor" {
-		return fmt.Errorf("unknown game %q (known: splendor)", *game)
-	}
-	if *games < 1 {
+	one := map[string]func(*json.Encoder, int, uint64) error{
+		"splendor": func(enc *json.Encoder, k int, seed uint64) error { return traceGame(enc, k, *players, seed) },
+		"duel":     traceDuel,
+	}[*game]
+	switch {
+	case one == nil:
+		return fmt.Errorf("unknown game %q (known: splendor, duel)", *game)
+	case *game == "duel" && *players != 2:
+		return fmt.Errorf("splendor duel is a 2-player game, got --players %d", *players)
+	case *games < 1:
 		return fmt.Errorf("--games must be at least 1, got %d", *games)
 	}
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
 	for k := 0; k < *games; k++ {
-		if err := traceGame(enc, k, *players, *seed+uint64(k)); err != nil {
+		if err := one(enc, k, *seed+uint64(k)); err != nil {
 			return err
 		}
 	}
@@ -42,7 +48,7 @@ func traceGame(enc *json.Encoder, k, players int, seed uint64) error {
 	n := 0
 	var encErr error
 	s, err := randomGame(players, seed, func(s *splendor.State, legal *splendor.ActionSet, a int) {
-		d := decisionLine{Type: "decision", Game: k, Seed: seed, Decision: n, Turn: int(s.Turn),
+		d := decisionLine[stateView]{Type: "decision", Game: k, Seed: seed, Decision: n, Turn: int(s.Turn),
 			Seat: int(s.Seat), Phase: s.Phase.String(), State: viewState(s), Action: a, Label: splendor.Label(a)}
 		for i := 0; i < splendor.NumActions; i++ {
 			if legal.Has(i) {
@@ -64,19 +70,20 @@ func traceGame(enc *json.Encoder, k, players int, seed uint64) error {
 	return enc.Encode(resultOf(k, seed, n, &s))
 }
 
-type decisionLine struct {
-	Type        string    `json:"type"`
-	Game        int       `json:"game"`
-	Seed        uint64    `json:"seed"`
-	Decision    int       `json:"decision"`
-	Turn        int       `json:"turn"`
-	Seat        int       `json:"seat"`
-	Phase       string    `json:"phase"`
-	State       stateView `json:"state"`
-	Legal       []int     `json:"legal"`
-	LegalLabels []string  `json:"legal_labels"`
-	Action      int       `json:"action"`
-	Label       string    `json:"label"`
+// decisionLine is one decision of a game whose state view is V.
+type decisionLine[V any] struct {
+	Type        string   `json:"type"`
+	Game        int      `json:"game"`
+	Seed        uint64   `json:"seed"`
+	Decision    int      `json:"decision"`
+	Turn        int      `json:"turn"`
+	Seat        int      `json:"seat"`
+	Phase       string   `json:"phase"`
+	State       V        `json:"state"`
+	Legal       []int    `json:"legal"`
+	LegalLabels []string `json:"legal_labels"`
+	Action      int      `json:"action"`
+	Label       string   `json:"label"`
 }
 
 type resultLine struct {

@@ -16,7 +16,7 @@ import (
 
 // tracedGame is one game of a trace: its decisions and its result.
 type tracedGame struct {
-	decisions []decisionLine
+	decisions []decisionLine[stateView]
 	result    resultLine
 }
 
@@ -60,7 +60,7 @@ func decodeTrace(t *testing.T, out string) []tracedGame {
 		require.NoError(t, json.Unmarshal([]byte(line), &head))
 		switch head.Type {
 		case "decision":
-			var d decisionLine
+			var d decisionLine[stateView]
 			require.NoError(t, json.Unmarshal([]byte(line), &d))
 			game.decisions = append(game.decisions, d)
 		case "result":
