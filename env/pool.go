@@ -57,7 +57,8 @@ func (p *Pool) work() {
 func (p *Pool) do(j job) {
 	defer func() {
 		if r := recover(); r != nil {
-			j.v.panicked.CompareAndSwap(nil, &r)
+			p := r // a copy only on this path: taking r's address would allocate on every job
+			j.v.panicked.CompareAndSwap(nil, &p)
 		}
 		j.v.wg.Done()
 	}()

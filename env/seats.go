@@ -56,3 +56,57 @@ func ScoreDiffPotentials(points []int, scale float32, p []float32) {
 		p[i] = (float32(x) - float32(total-x)/others) / scale
 	}
 }
+
+// Seating is the bookkeeping every turn-based env shares: whose decision the
+// client makes, when the bots play, the turn limit and what Status and
+// ToPlay report. A game's env keeps one beside its rules state.
+type Seating struct {
+	Mode      Mode
+	Players   int
+	FixedSeat int    // the client's seat in vs-bots mode, −1: drawn per episode
+	MaxTurns  uint32 // truncate once this many turns are complete
+	Me        int    // the client's seat this episode (vs-bots)
+	LastActor int    // the seat that made the last decision
+	Truncated bool
+}
+
+// Start begins an episode dealt from seed.
+func (t *Seating) Start(seed uint64) {
+	t.Me = ClientSeat(seed, t.Players, t.FixedSeat)
+	t.LastActor, t.Truncated = 0, false
+}
+
+// Played records a decision by seat, after which turns are complete and the
+// game is over or not.
+func (t *Seating) Played(seat int, turns uint32, over bool) {
+	t.LastActor = seat
+	if !over && turns >= t.MaxTurns {
+		t.Truncated = true
+	}
+}
+
+// Done: the game is over or was cut by the turn limit.
+func (t *Seating) Done(over bool) bool { return over || t.Truncated }
+
+// BotToPlay reports whether a built-in bot makes the next decision.
+func (t *Seating) BotToPlay(seat int, over bool) bool {
+	return t.Mode == VsBots && !t.Done(over) && seat != t.Me
+}
+
+// ToPlay is the seat to decide; once the episode is over, the seat whose
+// observation is served (the client's in vs-bots, the last actor otherwise).
+func (t *Seating) ToPlay(seat int, over bool) int {
+	switch {
+	case t.Mode == VsBots:
+		return t.Me
+	case t.Done(over):
+		return t.LastActor
+	}
+	return seat
+}
+
+// Status: a blocked game, where nobody can ever act again, counts as
+// truncated, like the turn limit: neither is a result of play.
+func (t *Seating) Status(over, blocked bool) (terminated, truncated bool) {
+	return over && !blocked, t.Truncated || blocked
+}

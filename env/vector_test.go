@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	_ "github.com/splendor-rl/splendor/env/duelenv"
 	_ "github.com/splendor-rl/splendor/env/splendorenv"
 	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
@@ -138,5 +139,30 @@ func TestForfeitPolicy(t *testing.T) {
 			}
 			assert.ErrorIs(t, v.Step([]int32{0, 1000}), env.ErrIllegalAction, "out of range is still an error")
 		})
+	}
+}
+
+// The hot path allocates nothing in steady state: a batched step (engine,
+// observation, mask, pool hand-off) of either game. Allocation counts are
+// deterministic, unlike timings, so this is a test rather than a benchmark.
+func TestStepDoesNotAllocate(t *testing.T) {
+	pool := env.NewPool(2)
+	defer pool.Close()
+	for _, game := range []string{"splendor-v1", "splendor-duel-v1"} {
+		for _, opts := range []env.Options{{"mode": "self_play"}, {"mode": "vs_bots", "bots": "greedy"}} {
+			v, err := env.Make(game, 64, opts, 1, pool)
+			require.NoError(t, err)
+			require.NoError(t, v.Reset(nil, nil))
+			r := rng.New(1)
+			actions := make([]int32, v.Len())
+			na := v.Spec.NumActions
+			allocs := testing.AllocsPerRun(200, func() {
+				for i := range actions {
+					actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &r)
+				}
+				require.NoError(t, v.Step(actions))
+			})
+			assert.Zero(t, allocs, "%s %v", game, opts)
+		}
 	}
 }

@@ -50,7 +50,7 @@ func readConfig(o *env.OptionReader) config {
 func init() {
 	env.Register(env.Game{ID: ID, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
 		c := readConfig(o)
-		return spec(c), func() env.Env { return &Env{c: c} }
+		return spec(c), func() env.Env { return newEnv(c) }
 	}})
 }
 

@@ -11,24 +11,26 @@ import (
 type Env struct {
 	c         config
 	s         duel.State
-	me        int // the client's seat in vs-bots mode
-	lastActor int
-	truncated bool
+	seats     env.Seating
 	bots      [duel.NumPlayers]bot
 	rewards   [duel.NumPlayers]float32
 	potential [duel.NumPlayers]float32 // score_diff shaping, at the client's last decision
 	legal     duel.ActionSet
 }
 
+func newEnv(c config) *Env {
+	return &Env{c: c, seats: env.Seating{Mode: c.mode, Players: duel.NumPlayers, FixedSeat: c.seat,
+		MaxTurns: uint32(c.maxRounds * duel.NumPlayers)}}
+}
+
 // Reset deals a new game from seed; in vs-bots mode a bot seated first plays
 // its first turn.
 func (e *Env) Reset(seed uint64) {
 	e.s = duel.New(seed)
-	e.me = env.ClientSeat(seed, duel.NumPlayers, e.c.seat)
+	e.seats.Start(seed)
 	for i := range e.bots {
 		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))
 	}
-	e.truncated, e.lastActor = false, 0
 	e.playBots()
 	e.rewards = [duel.NumPlayers]float32{}
 	e.potential = e.potentials()
@@ -54,43 +56,25 @@ func (e *Env) apply(action int) error {
 	if err := e.s.Apply(action); err != nil {
 		return err
 	}
-	e.lastActor = seat
-	if !e.s.Over() && e.s.Turn >= uint32(e.c.maxRounds*duel.NumPlayers) {
-		e.truncated = true
-	}
+	e.seats.Played(seat, e.s.Turn, e.s.Over())
 	return nil
 }
 
 func (e *Env) playBots() {
-	if e.c.mode != env.VsBots {
-		return
-	}
-	for !e.done() && int(e.s.Seat) != e.me {
+	for e.seats.BotToPlay(int(e.s.Seat), e.s.Over()) {
 		if err := e.apply(e.bots[e.s.Seat].act(&e.s, &e.legal)); err != nil {
 			panic("duelenv: bot chose an illegal action: " + err.Error())
 		}
 	}
 }
 
-func (e *Env) done() bool { return e.s.Over() || e.truncated }
+func (e *Env) done() bool { return e.seats.Done(e.s.Over()) }
 
-// Status: a blocked game counts as truncated, like the turn limit.
-func (e *Env) Status() (terminated, truncated bool) {
-	blocked := e.s.Blocked()
-	return e.s.Over() && !blocked, e.truncated || blocked
-}
+// Status reports a blocked game as truncated (see env.Seating).
+func (e *Env) Status() (terminated, truncated bool) { return e.seats.Status(e.s.Over(), e.s.Blocked()) }
 
-// ToPlay is the seat to decide; once the episode is over, the seat whose
-// observation is served (the client's in vs-bots, the last actor otherwise).
-func (e *Env) ToPlay() int {
-	if e.c.mode == env.VsBots {
-		return e.me
-	}
-	if e.done() {
-		return e.lastActor
-	}
-	return int(e.s.Seat)
-}
+// ToPlay is the seat whose decision or observation is served.
+func (e *Env) ToPlay() int { return e.seats.ToPlay(int(e.s.Seat), e.s.Over()) }
 
 // Mask writes the legal actions as 0/1 bytes.
 func (e *Env) Mask(mask []uint8) {

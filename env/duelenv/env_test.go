@@ -14,7 +14,7 @@ func makeEnv(t *testing.T, opts env.Options) *Env {
 	o := env.NewOptionReader(opts)
 	c := readConfig(o)
 	require.NoError(t, o.Check())
-	return &Env{c: c}
+	return newEnv(c)
 }
 
 // greedyWinRate plays n games of the greedy bot (the client's seat, drawn
@@ -27,7 +27,7 @@ func greedyWinRate(t *testing.T, n int) (wins, truncated int) {
 		for !e.done() {
 			require.NoError(t, e.Step(me.act(&e.s, &e.legal)))
 		}
-		if e.s.Winners() == 1<<e.me {
+		if e.s.Winners() == 1<<e.seats.Me {
 			wins++
 		}
 		if _, trunc := e.Status(); trunc {
@@ -96,9 +96,9 @@ func TestVsBotsSeats(t *testing.T) {
 	seats := [2]int{}
 	for seed := uint64(0); seed < 200; seed++ {
 		e.Reset(seed)
-		seats[e.me]++
-		require.Equal(t, e.me, int(e.s.Seat), "the bot played until the client's turn")
-		require.Equal(t, e.me, e.ToPlay())
+		seats[e.seats.Me]++
+		require.Equal(t, e.seats.Me, int(e.s.Seat), "the bot played until the client's turn")
+		require.Equal(t, e.seats.Me, e.ToPlay())
 	}
 	assert.Greater(t, seats[0], 60)
 	assert.Greater(t, seats[1], 60)

@@ -21,7 +21,8 @@ const observed = "seat=1 phase=main turn=3 passes=0 again=0 replenished=0 pendin
 func observe(t *testing.T, notation string) []uint8 {
 	s, err := duel.Parse(notation)
 	require.NoError(t, err)
-	e := &Env{c: config{mode: env.SelfPlay, seat: -1, maxRounds: DefaultMaxRounds}, s: s}
+	e := newEnv(config{mode: env.SelfPlay, seat: -1, maxRounds: DefaultMaxRounds})
+	e.s = s
 	obs := make([]uint8, ObsSize)
 	e.Observe(obs)
 	return obs

@@ -11,9 +11,7 @@ import (
 type Env struct {
 	c         config
 	s         splendor.State
-	me        int // the client's seat in vs-bots mode
-	lastActor int // the seat that made the last decision
-	truncated bool
+	seats     env.Seating
 	bots      [splendor.MaxPlayers]bot
 	rewards   [splendor.MaxPlayers]float32
 	potential [splendor.MaxPlayers]float32 // score_diff shaping, at the client's last decision
@@ -21,18 +19,18 @@ type Env struct {
 }
 
 func newEnv(c config) *Env {
-	return &Env{c: c}
+	return &Env{c: c, seats: env.Seating{Mode: c.mode, Players: c.players, FixedSeat: c.seat,
+		MaxTurns: uint32(c.maxRounds * c.players)}}
 }
 
 // Reset deals a new game from seed; in vs-bots mode the bots seated before
 // the client play their first turns.
 func (e *Env) Reset(seed uint64) {
 	e.s, _ = splendor.New(e.c.players, seed) // players was range-checked by readConfig
-	e.me = env.ClientSeat(seed, e.c.players, e.c.seat)
+	e.seats.Start(seed)
 	for i := 0; i < e.c.players; i++ {
 		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))
 	}
-	e.truncated, e.lastActor = false, 0
 	e.playBots()
 	e.rewards = [splendor.MaxPlayers]float32{}
 	e.potential = e.potentials()
@@ -58,46 +56,25 @@ func (e *Env) apply(action int) error {
 	if err := e.s.Apply(action); err != nil {
 		return err
 	}
-	e.lastActor = seat
-	if !e.s.Over() && e.s.Turn >= uint32(e.c.maxRounds*e.c.players) {
-		e.truncated = true
-	}
+	e.seats.Played(seat, e.s.Turn, e.s.Over())
 	return nil
 }
 
 func (e *Env) playBots() {
-	if e.c.mode != env.VsBots {
-		return
-	}
-	for !e.done() && int(e.s.Seat) != e.me {
-		seat := int(e.s.Seat)
-		if err := e.apply(e.bots[seat].act(&e.s, &e.legal)); err != nil {
+	for e.seats.BotToPlay(int(e.s.Seat), e.s.Over()) {
+		if err := e.apply(e.bots[e.s.Seat].act(&e.s, &e.legal)); err != nil {
 			panic("splendorenv: bot chose an illegal action: " + err.Error())
 		}
 	}
 }
 
-// done: the game is over (won, shared or blocked) or cut by the turn limit.
-func (e *Env) done() bool { return e.s.Over() || e.truncated }
+func (e *Env) done() bool { return e.seats.Done(e.s.Over()) }
 
-// Status: a blocked game, where nobody can ever act again, counts as
-// truncated, like the turn limit: neither is a result of play.
-func (e *Env) Status() (terminated, truncated bool) {
-	blocked := e.s.Blocked()
-	return e.s.Over() && !blocked, e.truncated || blocked
-}
+// Status reports a blocked game as truncated (see env.Seating).
+func (e *Env) Status() (terminated, truncated bool) { return e.seats.Status(e.s.Over(), e.s.Blocked()) }
 
-// ToPlay is the seat to decide; once the episode is over, the seat whose
-// observation is served (the client's in vs-bots, the last actor otherwise).
-func (e *Env) ToPlay() int {
-	if e.c.mode == env.VsBots {
-		return e.me
-	}
-	if e.done() {
-		return e.lastActor
-	}
-	return int(e.s.Seat)
-}
+// ToPlay is the seat whose decision or observation is served.
+func (e *Env) ToPlay() int { return e.seats.ToPlay(int(e.s.Seat), e.s.Over()) }
 
 // Mask writes the legal actions as 0/1 bytes.
 func (e *Env) Mask(mask []uint8) {

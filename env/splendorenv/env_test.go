@@ -121,9 +121,9 @@ func TestVsBotsSeats(t *testing.T) {
 	seen := map[int]int{}
 	for seed := uint64(0); seed < 300; seed++ {
 		e.Reset(seed)
-		require.Equal(t, e.me, int(e.s.Seat), "bots play until the client's turn")
-		require.Equal(t, e.me, e.ToPlay())
-		seen[e.me]++
+		require.Equal(t, e.seats.Me, int(e.s.Seat), "bots play until the client's turn")
+		require.Equal(t, e.seats.Me, e.ToPlay())
+		seen[e.seats.Me]++
 	}
 	for seat := 0; seat < 3; seat++ {
 		assert.Greater(t, seen[seat], 60, "seat %d drawn %d times in 300 episodes", seat, seen[seat])
@@ -176,7 +176,7 @@ func greedyWinRate(t *testing.T, n int) float64 {
 		for !e.done() {
 			require.NoError(t, e.Step(me.act(&e.s, &e.legal)))
 		}
-		if e.s.Winners() == 1<<e.me {
+		if e.s.Winners() == 1<<e.seats.Me {
 			wins++
 		}
 	}
