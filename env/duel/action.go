@@ -2,6 +2,7 @@ package duel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -276,10 +277,8 @@ func royalLabel(r Royal) string {
 
 // ParseAction returns the index whose label is label.
 func ParseAction(label string) (int, error) {
-	for i, l := range labelTable {
-		if l == label {
-			return i, nil
-		}
+	if i := slices.Index(labelTable[:], label); i >= 0 {
+		return i, nil
 	}
 	return 0, fmt.Errorf("duel: no action labelled %q", label)
 }

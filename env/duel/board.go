@@ -1,6 +1,10 @@
 package duel
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/splendor-rl/splendor/internal/csvdata"
+)
 
 // The board is 5×5 cells, numbered row by row from the top left: cell
 // row*5+col. Players name a cell by its column letter (a–e, left to right)
@@ -34,9 +38,9 @@ var Spiral [NumCells]uint8
 
 func loadBoard() {
 	var seen uint32
-	for i, f := range csvRows(boardCSV, "index,row,col", NumCells) {
-		row, col := atoi(f[1]), atoi(f[2])
-		if atoi(f[0]) != i || row < 0 || row >= BoardSide || col < 0 || col >= BoardSide {
+	for i, f := range csvdata.Rows(boardCSV, "index,row,col", NumCells) {
+		row, col := f.Int(1), f.Int(2)
+		if f.Int(0) != i || row < 0 || row >= BoardSide || col < 0 || col >= BoardSide {
 			panic("duel: board data malformed")
 		}
 		Spiral[i] = uint8(row*BoardSide + col)

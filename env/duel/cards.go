@@ -3,8 +3,9 @@ package duel
 import (
 	_ "embed"
 	"fmt"
-	"strconv"
-	"strings"
+	"slices"
+
+	"github.com/splendor-rl/splendor/internal/csvdata"
 )
 
 // Card identifies a jewel card by its row in duel_cards.csv (0–66, ordered
@@ -102,10 +103,10 @@ const cardsHeader = "level,bonus,bonus_count,points,crowns,ability,white,blue,gr
 
 func loadCards() {
 	jokers := 0
-	for i, f := range csvRows(cardsCSV, cardsHeader, NumCards) {
-		level := atoi(f[0]) - 1
-		info := CardInfo{Level: uint8(level), Colour: NoGem, Bonuses: uint8(atoi(f[2])),
-			Points: uint8(atoi(f[3])), Crowns: uint8(atoi(f[4])), Ability: abilityByName(f[5])}
+	for i, f := range csvdata.Rows(cardsCSV, cardsHeader, NumCards) {
+		level := f.Int(0) - 1
+		info := CardInfo{Level: uint8(level), Colour: NoGem, Bonuses: uint8(f.Int(2)),
+			Points: uint8(f.Int(3)), Crowns: uint8(f.Int(4)), Ability: abilityByName(f[5])}
 		switch g := gemByName(f[1]); {
 		case f[1] == "joker":
 			info.Joker = true
@@ -115,7 +116,7 @@ func loadCards() {
 			panic(fmt.Sprintf("duel: card %d has bonus %q", i, f[1]))
 		}
 		for k := 0; k < NumCostKinds; k++ {
-			info.Cost[k] = uint8(atoi(f[6+k]))
+			info.Cost[k] = uint8(f.Int(6 + k))
 			costWords[i] |= uint64(info.Cost[k]) << (8 * k)
 		}
 		cards[i] = info
@@ -132,47 +133,21 @@ func loadCards() {
 }
 
 func loadRoyals() {
-	for i, f := range csvRows(royalsCSV, "points,ability", NumRoyals) {
-		royals[i] = RoyalInfo{Points: uint8(atoi(f[0])), Ability: abilityByName(f[1])}
+	for i, f := range csvdata.Rows(royalsCSV, "points,ability", NumRoyals) {
+		royals[i] = RoyalInfo{Points: uint8(f.Int(0)), Ability: abilityByName(f[1])}
 	}
 }
 
 func gemByName(name string) Gem {
-	for g, n := range gemNames {
-		if n == name {
-			return Gem(g)
-		}
+	if g := slices.Index(gemNames[:], name); g >= 0 {
+		return Gem(g)
 	}
 	return NoGem
 }
 
 func abilityByName(name string) Ability {
-	for a, n := range abilityNames {
-		if n == name {
-			return Ability(a)
-		}
+	if a := slices.Index(abilityNames[:], name); a >= 0 {
+		return Ability(a)
 	}
 	panic(fmt.Sprintf("duel: unknown ability %q", name))
-}
-
-// csvRows splits embedded component data; the files ship with the binary, so
-// a malformed one is a build defect and panics at start-up.
-func csvRows(text, header string, want int) [][]string {
-	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if lines[0] != header || len(lines)-1 != want {
-		panic(fmt.Sprintf("duel: component data %q malformed", header))
-	}
-	rows := make([][]string, 0, want)
-	for _, l := range lines[1:] {
-		rows = append(rows, strings.Split(l, ","))
-	}
-	return rows
-}
-
-func atoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		panic("duel: component data: " + err.Error())
-	}
-	return n
 }

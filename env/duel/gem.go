@@ -1,5 +1,7 @@
 package duel
 
+import "bytes"
+
 // Gem is a token kind. The five gem colours index bonus and cost arrays;
 // Pearl has a cost column but no bonus; Gold only ever appears as a token.
 type Gem uint8
@@ -41,10 +43,8 @@ func (g Gem) String() string {
 
 // gemByLetter is the inverse of gemLetters.
 func gemByLetter(c byte) (Gem, bool) {
-	for g, l := range gemLetters {
-		if l == c {
-			return Gem(g), true
-		}
+	if g := bytes.IndexByte(gemLetters[:], c); g >= 0 {
+		return Gem(g), true
 	}
 	return NoGem, false
 }

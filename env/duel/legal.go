@@ -1,40 +1,22 @@
 package duel
 
-import "math/bits"
+import "github.com/splendor-rl/splendor/internal/bitset"
 
 // ActionSet is a set of action indices, bit i for index i. The engine writes
 // legal actions into a caller's ActionSet so that no decision allocates.
 type ActionSet [(NumActions + 63) / 64]uint64
 
 // Add puts index i in the set.
-func (m *ActionSet) Add(i int) { m[i>>6] |= 1 << (i & 63) }
+func (m *ActionSet) Add(i int) { bitset.Add(m[:], i) }
 
 // Has reports whether index i is in the set.
-func (m *ActionSet) Has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
+func (m *ActionSet) Has(i int) bool { return bitset.Has(m[:], i) }
 
 // Len is the number of indices in the set.
-func (m *ActionSet) Len() int {
-	n := 0
-	for _, w := range m {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
+func (m *ActionSet) Len() int { return bitset.Len(m[:]) }
 
 // Nth returns the k-th smallest index in the set (k from 0), or -1.
-func (m *ActionSet) Nth(k int) int {
-	for w, word := range m {
-		if n := bits.OnesCount64(word); k >= n {
-			k -= n
-			continue
-		}
-		for ; k > 0; k-- {
-			word &= word - 1
-		}
-		return w<<6 + bits.TrailingZeros64(word)
-	}
-	return -1
-}
+func (m *ActionSet) Nth(k int) int { return bitset.Nth(m[:], k) }
 
 // addBits adds index i+j for every bit j of set (set below 2^32).
 func (m *ActionSet) addBits(i int, set uint64) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // The text notation is one line of space-separated key=value fields, always in
@@ -28,9 +30,9 @@ import (
 func (s State) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "seat=%d phase=%s turn=%d passes=%d again=%d replenished=%d pending=",
-		s.Seat, s.Phase, s.Turn, s.Passes, b2i(s.Again), b2i(s.Replenished))
-	writeList(&b, []Card{s.Pending}, cardID)
-	fmt.Fprintf(&b, " chance=%016x bag=%s board=", s.Chance, s.Bag.digits())
+		s.Seat, s.Phase, s.Turn, s.Passes, notation.Bit(s.Again), notation.Bit(s.Replenished))
+	notation.WriteList(&b, []Card{s.Pending}, cardID)
+	fmt.Fprintf(&b, " chance=%016x bag=%s board=", s.Chance, notation.Digits(s.Bag[:]))
 	for c, g := range s.Board {
 		if c > 0 && c%BoardSide == 0 {
 			b.WriteByte('/')
@@ -42,14 +44,14 @@ func (s State) String() string {
 		if l > 0 {
 			b.WriteByte('/')
 		}
-		writeList(&b, s.Pyramid[PyramidStart[l]:PyramidStart[l+1]], cardID)
+		notation.WriteList(&b, s.Pyramid[PyramidStart[l]:PyramidStart[l+1]], cardID)
 	}
 	b.WriteString(" decks=")
 	for l := range s.Decks {
 		if l > 0 {
 			b.WriteByte('/')
 		}
-		writeList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
+		notation.WriteList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
 	}
 	for i := range s.Players {
 		fmt.Fprintf(&b, " p%d=", i)
@@ -59,7 +61,7 @@ func (s State) String() string {
 }
 
 func (s *State) writePlayer(b *strings.Builder, p *Player) {
-	fmt.Fprintf(b, "%s|%d|", p.Tokens.digits(), p.Privileges)
+	fmt.Fprintf(b, "%s|%d|", notation.Digits(p.Tokens[:]), p.Privileges)
 	n := 0
 	for c := Card(0); c < NumCards; c++ {
 		if !p.Bought.Has(c) {
@@ -78,18 +80,7 @@ func (s *State) writePlayer(b *strings.Builder, p *Player) {
 		b.WriteByte('-')
 	}
 	b.WriteByte('|')
-	for r := 0; r < int(p.NumReserved); r++ {
-		if r > 0 {
-			b.WriteByte('.')
-		}
-		if p.Blind&(1<<r) != 0 {
-			b.WriteByte('*')
-		}
-		b.WriteString(strconv.Itoa(int(p.Reserved[r])))
-	}
-	if p.NumReserved == 0 {
-		b.WriteByte('-')
-	}
+	notation.WriteReserved(b, p.Reserved[:p.NumReserved], p.Blind)
 	b.WriteByte('|')
 	var owned []Royal
 	for r := Royal(0); r < NumRoyals; r++ {
@@ -97,7 +88,7 @@ func (s *State) writePlayer(b *strings.Builder, p *Player) {
 			owned = append(owned, r)
 		}
 	}
-	writeList(b, owned, func(r Royal) (int, bool) { return int(r), true })
+	notation.WriteList(b, owned, func(r Royal) (int, bool) { return int(r), true })
 }
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
@@ -107,38 +98,6 @@ func cellLetter(g Gem) byte {
 		return gemLetters[g]
 	}
 	return '.'
-}
-
-// writeList writes ids joined by '.', '-' for an absent one or an empty list.
-func writeList[T any](b *strings.Builder, xs []T, id func(T) (int, bool)) {
-	if len(xs) == 0 {
-		b.WriteByte('-')
-	}
-	for i, x := range xs {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		if v, ok := id(x); ok {
-			b.WriteString(strconv.Itoa(v))
-		} else {
-			b.WriteByte('-')
-		}
-	}
-}
-
-func (t *Tokens) digits() string {
-	var d [NumTokenKinds]byte
-	for i, n := range t {
-		d[i] = '0' + n
-	}
-	return string(d[:])
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // ErrNotation reports text that is not a valid state.

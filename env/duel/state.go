@@ -1,7 +1,9 @@
 // Package duel is the rules engine for Splendor Duel (two players): state,
 // legal actions and their effects, nothing else. It imports only the
-// standard library (and the project's portable RNG) so that every layer
-// above can trust it and it can be tested through its public API alone.
+// standard library and the project's game-agnostic internal/ packages (the
+// portable RNG, bit sets, notation and CSV building blocks) so that every
+// layer above can trust it and it can be tested through its public API
+// alone.
 //
 // A State is a plain value of fixed-size arrays: assigning it clones it,
 // future bag draws included (see State.Chance). A turn is split into
@@ -134,10 +136,7 @@ func (s *State) dealLevel(l int, r *rng.Rand) {
 	for i := 0; i < n; i++ {
 		deck[i] = levelStart[l] + Card(i)
 	}
-	for i := n - 1; i > 0; i-- { // Fisher–Yates
-		j := r.Intn(i + 1)
-		deck[i], deck[j] = deck[j], deck[i]
-	}
+	rng.Shuffle(r, deck[:n])
 	for i := n; i < maxDeckSize; i++ {
 		deck[i] = NoCard
 	}

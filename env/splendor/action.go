@@ -2,6 +2,7 @@ package splendor
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -193,10 +194,8 @@ func (a Action) label() string {
 
 // ParseAction returns the index whose label is label.
 func ParseAction(label string) (int, error) {
-	for i, l := range labelTable {
-		if l == label {
-			return i, nil
-		}
+	if i := slices.Index(labelTable[:], label); i >= 0 {
+		return i, nil
 	}
 	return 0, fmt.Errorf("splendor: no action labelled %q", label)
 }

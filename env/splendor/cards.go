@@ -3,8 +3,8 @@ package splendor
 import (
 	_ "embed"
 	"fmt"
-	"strconv"
-	"strings"
+
+	"github.com/splendor-rl/splendor/internal/csvdata"
 )
 
 // Card identifies a development card by its row in splendor_cards.csv (0–89,
@@ -66,51 +66,29 @@ func (c Card) Info() CardInfo { return cards[c] }
 func (n Noble) Needs() [NumColours]uint8 { return nobleNeeds[n] }
 
 func loadCards() {
-	rows := csvRows(cardsCSV, "level,bonus,points,white,blue,green,red,black", NumCards)
+	rows := csvdata.Rows(cardsCSV, "level,bonus,points,white,blue,green,red,black", NumCards)
 	for i, f := range rows {
 		bonus, ok := gemByName(f[1])
 		if !ok || bonus == Gold {
 			panic(fmt.Sprintf("splendor: card %d has bonus %q", i, f[1]))
 		}
-		level := atoi(f[0]) - 1
-		cards[i] = CardInfo{Level: uint8(level), Bonus: bonus, Points: uint8(atoi(f[2]))}
+		level := f.Int(0) - 1
+		cards[i] = CardInfo{Level: uint8(level), Bonus: bonus, Points: uint8(f.Int(2))}
 		for g := 0; g < NumColours; g++ {
-			cards[i].Cost[g] = uint8(atoi(f[3+g]))
+			cards[i].Cost[g] = uint8(f.Int(3 + g))
 		}
 		levelStart[level+1] = Card(i + 1)
 	}
 }
 
 func loadNobles() {
-	rows := csvRows(noblesCSV, "points,white,blue,green,red,black", NumNobleTiles)
+	rows := csvdata.Rows(noblesCSV, "points,white,blue,green,red,black", NumNobleTiles)
 	for i, f := range rows {
-		if atoi(f[0]) != NoblePoints {
+		if f.Int(0) != NoblePoints {
 			panic("splendor: noble not worth 3 points")
 		}
 		for g := 0; g < NumColours; g++ {
-			nobleNeeds[i][g] = uint8(atoi(f[1+g]))
+			nobleNeeds[i][g] = uint8(f.Int(1 + g))
 		}
 	}
-}
-
-// csvRows splits embedded component data; the files ship with the binary, so
-// a malformed one is a build defect and panics at start-up.
-func csvRows(text, header string, want int) [][]string {
-	lines := strings.Split(strings.TrimSpace(text), "\n")
-	if lines[0] != header || len(lines)-1 != want {
-		panic(fmt.Sprintf("splendor: component data %q malformed", header))
-	}
-	rows := make([][]string, 0, want)
-	for _, l := range lines[1:] {
-		rows = append(rows, strings.Split(l, ","))
-	}
-	return rows
-}
-
-func atoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		panic("splendor: component data: " + err.Error())
-	}
-	return n
 }

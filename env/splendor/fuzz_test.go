@@ -83,3 +83,27 @@ func legalGame(players int, seed uint64) []byte {
 	}
 	return actions
 }
+
+// FuzzParse: any text either fails to parse or gives a state whose notation
+// reads back to it, with a legal action unless the game is over.
+func FuzzParse(f *testing.F) {
+	f.Add(pos())
+	f.Add(pos("seat=4"))
+	f.Add(pos("players=4", "phase=return", "p0=444000|-|-|-"))
+	f.Add(twoNobles)
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := splendor.Parse(text)
+		if err != nil {
+			return
+		}
+		back, err := splendor.Parse(s.String())
+		if err != nil || back != s {
+			t.Fatalf("accepted %q but its notation %q reads back as %v, %v", text, s.String(), back, err)
+		}
+		var m splendor.ActionSet
+		s.Legal(&m)
+		if s.Over() != (m.Len() == 0) {
+			t.Fatalf("parsed state %s: mask emptiness vs game over", s)
+		}
+	})
+}

@@ -1,6 +1,9 @@
 package splendor
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Gem is a token colour. The five gem colours index bonus and cost arrays;
 // Gold only ever appears as a token.
@@ -33,10 +36,8 @@ func (g Gem) String() string {
 
 // gemByName is the inverse of String, for the notation and action labels.
 func gemByName(name string) (Gem, bool) {
-	for g, n := range gemNames {
-		if n == name {
-			return Gem(g), true
-		}
+	if g := slices.Index(gemNames[:], name); g >= 0 {
+		return Gem(g), true
 	}
 	return 0, false
 }

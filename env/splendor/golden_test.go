@@ -3,12 +3,12 @@ package splendor_test
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/golden"
 	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/require"
 )
@@ -39,7 +39,7 @@ func TestPlaythroughs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			text := playthrough(t, g.players, g.seed)
 			all.WriteString(text)
-			checkGolden(t, filepath.Join("testdata", name), text)
+			golden.Check(t, filepath.Join("testdata", name), text, *update)
 		})
 	}
 	for _, c := range coverage {
@@ -105,49 +105,4 @@ func outcome(s *splendor.State) string {
 		winners = []string{"none (blocked)"}
 	}
 	return fmt.Sprintf("scores=%s winners=%s", strings.Join(scores, ","), strings.Join(winners, ","))
-}
-
-// checkGolden compares got with the golden file at path, or rewrites the file
-// under -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "no golden file; create it with go test -run TestPlaythroughs -update")
-	if got != string(want) {
-		t.Fatalf("%s differs from the regenerated playthrough; %s\n"+
-			"if the change is intended, rewrite it with go test -run TestPlaythroughs -update and review the diff",
-			path, firstDifference(got, string(want)))
-	}
-}
-
-// firstDifference points at the first line and column where got and want
-// differ, with a little context: the lines are too long to compare by eye.
-func firstDifference(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < min(len(g), len(w)); i++ {
-		if g[i] != w[i] {
-			col := commonPrefix(g[i], w[i])
-			return fmt.Sprintf("first difference at line %d, column %d:\ngot:  …%s…\nwant: …%s…",
-				i+1, col+1, excerpt(g[i], col), excerpt(w[i], col))
-		}
-	}
-	return fmt.Sprintf("got %d lines, want %d", len(g), len(w))
-}
-
-func commonPrefix(a, b string) int {
-	n := 0
-	for n < min(len(a), len(b)) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
-
-// excerpt is the part of line around byte col, enough to recognise the
-// field that changed.
-func excerpt(line string, col int) string {
-	return line[max(0, col-40):min(len(line), col+60)]
 }

@@ -1,34 +1,26 @@
 package splendor
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/splendor-rl/splendor/internal/bitset"
+)
 
 // ActionSet is a set of action indices, bit i for index i. The engine writes
 // legal actions into a caller's ActionSet so that no decision allocates.
 type ActionSet [2]uint64
 
 // Add puts index i in the set.
-func (m *ActionSet) Add(i int) { m[i>>6] |= 1 << (i & 63) }
+func (m *ActionSet) Add(i int) { bitset.Add(m[:], i) }
 
 // Has reports whether index i is in the set.
-func (m *ActionSet) Has(i int) bool { return m[i>>6]&(1<<(i&63)) != 0 }
+func (m *ActionSet) Has(i int) bool { return bitset.Has(m[:], i) }
 
 // Len is the number of indices in the set.
-func (m *ActionSet) Len() int { return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) }
+func (m *ActionSet) Len() int { return bitset.Len(m[:]) }
 
 // Nth returns the k-th smallest index in the set (k from 0), or -1.
-func (m *ActionSet) Nth(k int) int {
-	for w, word := range m {
-		if n := bits.OnesCount64(word); k >= n {
-			k -= n
-			continue
-		}
-		for ; k > 0; k-- {
-			word &= word - 1
-		}
-		return w<<6 + bits.TrailingZeros64(word)
-	}
-	return -1
-}
+func (m *ActionSet) Nth(k int) int { return bitset.Nth(m[:], k) }
 
 // takeMasks[avail] is the set of TakeDifferent indices legal when the colours
 // in avail have tokens: every triple of them, or, when fewer than three

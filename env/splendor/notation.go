@@ -3,8 +3,9 @@ package splendor
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // The text notation is one line of space-separated key=value fields, always in
@@ -23,21 +24,21 @@ import (
 func (s State) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "players=%d seat=%d phase=%s turn=%d final=%d passes=%d bank=%s nobles=",
-		s.NumPlayers, s.Seat, s.Phase, s.Turn, b2i(s.FinalRound), s.Passes, s.Bank.digits())
-	writeList(&b, s.Nobles[:], func(n Noble) (int, bool) { return int(n), n != NoNoble })
+		s.NumPlayers, s.Seat, s.Phase, s.Turn, notation.Bit(s.FinalRound), s.Passes, notation.Digits(s.Bank[:]))
+	notation.WriteList(&b, s.Nobles[:], func(n Noble) (int, bool) { return int(n), n != NoNoble })
 	b.WriteString(" market=")
 	for l := range s.Market {
 		if l > 0 {
 			b.WriteByte('/')
 		}
-		writeList(&b, s.Market[l][:], cardID)
+		notation.WriteList(&b, s.Market[l][:], cardID)
 	}
 	b.WriteString(" decks=")
 	for l := range s.Decks {
 		if l > 0 {
 			b.WriteByte('/')
 		}
-		writeList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
+		notation.WriteList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
 	}
 	for i := 0; i < int(s.NumPlayers); i++ {
 		fmt.Fprintf(&b, " p%d=", i)
@@ -47,7 +48,7 @@ func (s State) String() string {
 }
 
 func (p *Player) write(b *strings.Builder) {
-	b.WriteString(p.Tokens.digits())
+	b.WriteString(notation.Digits(p.Tokens[:]))
 	b.WriteByte('|')
 	var bought []Card
 	for c := Card(0); c < NumCards; c++ {
@@ -55,20 +56,9 @@ func (p *Player) write(b *strings.Builder) {
 			bought = append(bought, c)
 		}
 	}
-	writeList(b, bought, cardID)
+	notation.WriteList(b, bought, cardID)
 	b.WriteByte('|')
-	for r := 0; r < int(p.NumReserved); r++ {
-		if r > 0 {
-			b.WriteByte('.')
-		}
-		if p.Blind&(1<<r) != 0 {
-			b.WriteByte('*')
-		}
-		b.WriteString(strconv.Itoa(int(p.Reserved[r])))
-	}
-	if p.NumReserved == 0 {
-		b.WriteByte('-')
-	}
+	notation.WriteReserved(b, p.Reserved[:p.NumReserved], p.Blind)
 	b.WriteByte('|')
 	var nobles []Noble
 	for n := Noble(0); n < NumNobleTiles; n++ {
@@ -76,42 +66,10 @@ func (p *Player) write(b *strings.Builder) {
 			nobles = append(nobles, n)
 		}
 	}
-	writeList(b, nobles, func(n Noble) (int, bool) { return int(n), true })
+	notation.WriteList(b, nobles, func(n Noble) (int, bool) { return int(n), true })
 }
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
-
-// writeList writes ids joined by '.', '-' for an absent one or an empty list.
-func writeList[T any](b *strings.Builder, xs []T, id func(T) (int, bool)) {
-	if len(xs) == 0 {
-		b.WriteByte('-')
-	}
-	for i, x := range xs {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		if v, ok := id(x); ok {
-			b.WriteString(strconv.Itoa(v))
-		} else {
-			b.WriteByte('-')
-		}
-	}
-}
-
-func (t *Tokens) digits() string {
-	var d [NumTokenKinds]byte
-	for i, n := range t {
-		d[i] = '0' + n
-	}
-	return string(d[:])
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // ErrNotation reports text that is not a valid state.
 var ErrNotation = errors.New("splendor: bad notation")

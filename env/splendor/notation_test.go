@@ -12,6 +12,7 @@ func TestParseRefusesMalformedNotation(t *testing.T) {
 		"empty":                  "",
 		"five players":           pos("players=5"),
 		"seat out of range":      pos("seat=2"),
+		"seat past every player": pos("seat=4"),
 		"unknown phase":          pos("phase=lunch"),
 		"token not a digit":      pos("bank=44444x"),
 		"five token kinds":       pos("bank=44444"),

@@ -1,18 +1,22 @@
 package splendor
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/splendor-rl/splendor/internal/bitset"
+)
 
 // CardSet is a set of cards, bit c for Card c.
 type CardSet [2]uint64
 
 // Add puts c in the set.
-func (s *CardSet) Add(c Card) { s[c>>6] |= 1 << (c & 63) }
+func (s *CardSet) Add(c Card) { bitset.Add(s[:], int(c)) }
 
 // Has reports whether c is in the set.
-func (s *CardSet) Has(c Card) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s *CardSet) Has(c Card) bool { return bitset.Has(s[:], int(c)) }
 
 // Len is the number of cards in the set.
-func (s *CardSet) Len() int { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
+func (s *CardSet) Len() int { return bitset.Len(s[:]) }
 
 // NobleSet is a set of noble tiles, bit n for Noble n.
 type NobleSet uint16

@@ -1,7 +1,8 @@
 // Package splendor is the rules engine for Splendor (2–4 players): state,
 // legal actions and their effects, nothing else. It imports only the standard
-// library (and the project's portable RNG) so that every layer above can trust
-// it and it can be tested through its public API alone.
+// library and the project's game-agnostic internal/ packages (the portable
+// RNG, bit sets, notation and CSV building blocks) so that every layer above
+// can trust it and it can be tested through its public API alone.
 //
 // A State is a plain value of fixed-size arrays: assigning it clones it.
 // A turn is split into decisions by the same seat (see Phase); every decision
@@ -121,7 +122,7 @@ func (s *State) dealLevel(l int, r *rng.Rand) {
 	for i := 0; i < n; i++ {
 		deck[i] = levelStart[l] + Card(i)
 	}
-	shuffle(deck[:n], r)
+	rng.Shuffle(r, deck[:n])
 	for i := n; i < maxDeckSize; i++ {
 		deck[i] = NoCard
 	}
@@ -136,20 +137,12 @@ func (s *State) revealNobles(n int, r *rng.Rand) {
 	for i := range all {
 		all[i] = Noble(i)
 	}
-	shuffle(all[:], r)
+	rng.Shuffle(r, all[:])
 	for i := range s.Nobles {
 		s.Nobles[i] = NoNoble
 		if i < n {
 			s.Nobles[i] = all[i]
 		}
-	}
-}
-
-// shuffle is Fisher–Yates over the portable generator.
-func shuffle[T any](xs []T, r *rng.Rand) {
-	for i := len(xs) - 1; i > 0; i-- {
-		j := r.Intn(i + 1)
-		xs[i], xs[j] = xs[j], xs[i]
 	}
 }
 

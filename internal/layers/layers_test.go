@@ -1,7 +1,9 @@
 // Package layers holds the test that keeps DESIGN.md's dependency direction:
-// rules packages import only the standard library (and internal/rng), the
-// wire encoding imports no project package, only cmd/ imports viper and only
-// the server imports gorilla/websocket.
+// rules packages import only the standard library and the project's
+// internal/ packages, which themselves import nothing else (so a rules
+// package depends on the standard library alone, if indirectly), the wire
+// encoding imports no project package, only cmd/ imports viper and only the
+// server imports gorilla/websocket.
 package layers
 
 import (
@@ -52,9 +54,11 @@ func under(prefix string) func(string) bool {
 }
 
 var rules = []rule{
-	{"rules packages import only the standard library and internal/rng",
+	{"rules packages import only the standard library and internal/",
 		func(p string) bool { return under("env/splendor")(p) || under("env/duel")(p) },
-		func(imp string) bool { return isStd(imp) || imp == module+"/internal/rng" }},
+		func(imp string) bool { return isStd(imp) || under("internal")(imp) }},
+	{"internal/ imports only the standard library and internal/", under("internal"),
+		func(imp string) bool { return isStd(imp) || under("internal")(imp) }},
 	{"encoding/wire imports no project package", under("encoding"),
 		func(imp string) bool { return !strings.HasPrefix(imp, module+"/") }},
 	{"only cmd/ imports viper", func(p string) bool { return !under("cmd")(p) },
@@ -87,6 +91,9 @@ func TestRulesCatchViolations(t *testing.T) {
 	violations := []struct{ path, imp string }{
 		{module + "/env/splendor", "github.com/gorilla/websocket"},
 		{module + "/env/splendor", module + "/env"},
+		{module + "/env/duel", module + "/cmd/internal/server"},
+		{module + "/internal/notation", module + "/env/splendor"},
+		{module + "/internal/bitset", "github.com/stretchr/testify/require"},
 		{module + "/encoding/wire", module + "/env/splendor"},
 		{module + "/env", "github.com/spf13/viper"},
 		{module + "/env", module + "/encoding/wire"},

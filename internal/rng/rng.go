@@ -48,6 +48,16 @@ func (r *Rand) Intn(n int) int {
 	return int(hi)
 }
 
+// Shuffle permutes xs uniformly (Fisher–Yates, drawing from the last
+// position down). The order of draws is part of every seeded deal: changing
+// it changes every game dealt from a seed.
+func Shuffle[T any](r *Rand, xs []T) {
+	for i := len(xs) - 1; i > 0; i-- {
+		j := r.Intn(i + 1)
+		xs[i], xs[j] = xs[j], xs[i]
+	}
+}
+
 func mix(z uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb

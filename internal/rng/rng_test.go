@@ -44,3 +44,21 @@ func TestDeriveSeparatesStreams(t *testing.T) {
 	assert.NotEqual(t, Derive(42, 0), Derive(43, 0))
 	assert.Equal(t, Derive(42, 5), Derive(42, 5))
 }
+
+// Every seeded deal goes through Shuffle: pin the permutation and the number
+// of draws it takes (the next output), so that a change to the order of draws
+// cannot pass unnoticed.
+func TestShuffleIsPinnedFisherYates(t *testing.T) {
+	r := New(42)
+	xs := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	Shuffle(&r, xs)
+	assert.Equal(t, []int{8, 3, 6, 5, 4, 0, 9, 2, 1, 7}, xs)
+	assert.Equal(t, uint64(11408980392250668974), r.Uint64())
+
+	one := []string{"only"}
+	r = New(42)
+	Shuffle(&r, one)
+	Shuffle(&r, one[:0])
+	assert.Equal(t, []string{"only"}, one)
+	assert.Equal(t, New(42), r, "shuffling fewer than two elements draws nothing")
+}

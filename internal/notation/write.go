@@ -1,0 +1,60 @@
+package notation
+
+import (
+	"strconv"
+	"strings"
+)
+
+// WriteList writes ids joined by '.', '-' for an absent one (id reports
+// false) or an empty list; Reader.List reads it back.
+func WriteList[T any](b *strings.Builder, xs []T, id func(T) (int, bool)) {
+	if len(xs) == 0 {
+		b.WriteByte('-')
+	}
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if v, ok := id(x); ok {
+			b.WriteString(strconv.Itoa(v))
+		} else {
+			b.WriteByte('-')
+		}
+	}
+}
+
+// WriteReserved writes reserved card ids joined by '.', each preceded by '*'
+// when its bit in blind is set, '-' when there are none; Reader.Reserved
+// reads it back.
+func WriteReserved[T ~uint8](b *strings.Builder, ids []T, blind uint8) {
+	if len(ids) == 0 {
+		b.WriteByte('-')
+	}
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if blind&(1<<i) != 0 {
+			b.WriteByte('*')
+		}
+		b.WriteString(strconv.Itoa(int(id)))
+	}
+}
+
+// Digits spells token counts, one digit per kind (no pile reaches 10).
+func Digits(counts []uint8) string {
+	var buf [16]byte // room for every game's kinds, so no allocation but the string
+	d := buf[:0]
+	for _, n := range counts {
+		d = append(d, '0'+n)
+	}
+	return string(d)
+}
+
+// Bit is how a flag is written: 1 for true, 0 for false.
+func Bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
