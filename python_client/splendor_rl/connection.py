@@ -23,7 +23,10 @@ class Connection:
         self.timeout = timeout
         # Replies of large batches are megabytes: no size limit, no compression (the data is raw tensors).
         # Entering the context is how every websockets version from 13 on hands out the open connection.
-        self._ws = connect(url, max_size=None, compression=None, open_timeout=timeout).__enter__()
+        # No client pings: the server pings every connection, and a client busy training (or a loaded machine)
+        # must not be dropped for answering a keepalive late; `timeout` still bounds every reply.
+        self._ws = connect(url, max_size=None, compression=None, open_timeout=timeout,
+                           ping_interval=None).__enter__()
         # Read big replies in few system calls (websockets' default is 64 KiB a call).
         self._ws.recv_bufsize = 1 << 20
         self._next_id = 0

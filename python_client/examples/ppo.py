@@ -1,0 +1,249 @@
+"""Masked PPO for splendor-v1 against the server's built-in bots: one file, CleanRL style (cleanrl/ppo.py).
+
+    python examples/ppo.py --total-timesteps 5000000 --save /tmp/ppo.pt          # starts a local server
+    python -m splendor_rl.evaluate --policy /tmp/ppo.pt --opponent random --games 1000
+
+The learner owns one seat of each 2-player game (drawn per episode from the episode seed); the bots play the
+others inside the server. Illegal actions are masked (logit -1e8) before the Categorical. Rewards are the learner's
+(+1 win / -1 loss at the end; `--reward score_diff` adds the documented score-difference shaping), and the win
+rate printed is always by actual wins: a finished episode whose terminal reward is > 0. Every `--eval-every` env
+steps the greedy (argmax) policy plays `--eval-games` fixed seeded games (splendor_rl.evaluate) against the bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+import time
+from collections import deque
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.optim as optim
+from tqdm import tqdm
+
+import splendor_rl
+from splendor_rl.evaluate import play, wilson
+from splendor_rl.policy import MLPPolicy, save_checkpoint
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seed", type=int, default=1, help="seeds torch, numpy, random and the training envs")
+    p.add_argument("--total-timesteps", type=int, default=6_000_000, help="learner decisions, over all envs")
+    p.add_argument("--time-limit", type=float, default=0, help="stop after this many minutes (0: no limit)")
+    p.add_argument("--num-envs", type=int, default=64)
+    p.add_argument("--num-steps", type=int, default=128, help="rollout length per env and update")
+    p.add_argument("--learning-rate", type=float, default=2.5e-4)
+    p.add_argument("--no-anneal-lr", dest="anneal_lr", action="store_false", help="keep the learning rate fixed")
+    p.add_argument("--gamma", type=float, default=0.995)
+    p.add_argument("--gae-lambda", type=float, default=0.95)
+    p.add_argument("--num-minibatches", type=int, default=4)
+    p.add_argument("--update-epochs", type=int, default=4)
+    p.add_argument("--clip-coef", type=float, default=0.2)
+    p.add_argument("--no-clip-vloss", dest="clip_vloss", action="store_false")
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--vf-coef", type=float, default=0.5)
+    p.add_argument("--max-grad-norm", type=float, default=0.5)
+    p.add_argument("--target-kl", type=float, default=None)
+    p.add_argument("--hidden", type=int, default=256, help="width of the actor's and the critic's hidden layers")
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--activation", choices=["tanh", "relu"], default="tanh")
+    p.add_argument("--reward", choices=["terminal", "score_diff"], default="terminal")
+    p.add_argument("--opponent", choices=["random", "greedy"], default="random", help="the bots' kind")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--eval-every", type=int, default=250_000, help="env steps between evaluations (0: never)")
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-seed", type=int, default=10_000_000, help="eval game j is dealt from eval-seed + j")
+    p.add_argument("--url", default=None, help="a running server (default: start a local one)")
+    p.add_argument("--save", default=None, metavar="PATH", help="write a checkpoint here (at every eval and at "
+                   "the end)")
+    p.add_argument("--log-csv", default=None, metavar="PATH", help="append the learning curve here")
+    p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="no tqdm bar")
+    args = p.parse_args(argv)
+    args.batch_size = args.num_envs * args.num_steps
+    args.minibatch_size = args.batch_size // args.num_minibatches
+    args.num_iterations = max(1, args.total_timesteps // args.batch_size)
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads)
+
+    server = None
+    url = args.url
+    if url is None:
+        server = splendor_rl.LocalServer()
+        url = server.url
+    # same_step autoreset: the step that ends an episode returns the next episode's first observation, so every
+    # stored transition is a real decision and `dones` marks where the GAE recursion stops.
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=args.num_envs, seed=args.seed, url=url, mode="vs_bots",
+                                bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step")
+    obs_dim = envs.single_observation_space.shape[0]
+    num_actions = envs.single_action_space.n
+    model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation)
+    optimizer = optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
+
+    T, N = args.num_steps, args.num_envs
+    obs_buf = torch.zeros((T, N, obs_dim), dtype=torch.uint8)
+    mask_buf = torch.zeros((T, N, num_actions), dtype=torch.bool)
+    obs_np, mask_np = obs_buf.numpy(), mask_buf.numpy()   # the same memory: replies are copied straight in
+    actions = torch.zeros((T, N), dtype=torch.long)
+    logprobs = torch.zeros((T, N))
+    rewards = torch.zeros((T, N))
+    dones = torch.zeros((T, N))
+    values = torch.zeros((T, N))
+
+    log_file = open(args.log_csv, "a", newline="") if args.log_csv else None
+    log = csv.writer(log_file) if log_file else None
+    if log and log_file.tell() == 0:
+        log.writerow(["env_steps", "minutes", "train_win_rate", "train_episodes", "eval_win_rate", "eval_lo",
+                      "eval_hi", "eval_truncated"])
+
+    def evaluate(step: int, minutes: float, recent: deque) -> float:
+        result = play(lambda o, m, g: model.greedy(o, m), args.eval_games, seed=args.eval_seed,
+                      opponent=args.opponent, players=args.players, num_envs=min(64, args.eval_games), url=url)
+        lo, hi = wilson(result.wins, result.games)
+        train = np.mean(recent) if recent else float("nan")
+        tqdm.write(f"step {step:>9,} {minutes:5.1f} min | train win {100 * train:5.1f}% (last {len(recent)}) | "
+                   f"eval argmax vs {args.opponent} {result.wins}/{result.games} = {100 * result.win_rate:5.1f}% "
+                   f"(95% CI {100 * lo:.1f}–{100 * hi:.1f}%), {result.truncated} truncated")
+        if log:
+            log.writerow([step, f"{minutes:.2f}", f"{train:.4f}", len(recent), f"{result.win_rate:.4f}",
+                          f"{lo:.4f}", f"{hi:.4f}", result.truncated])
+            log_file.flush()
+        if args.save:
+            save_checkpoint(args.save, model, args=vars(args), env_steps=step, eval_win_rate=result.win_rate)
+        return result.win_rate
+
+    start = time.time()
+    global_step, next_eval = 0, args.eval_every
+    recent_wins: deque = deque(maxlen=1000)   # 1 per finished training episode won, else 0
+    episodes = 0
+    next_obs, infos = envs.reset(seed=args.seed)
+    next_mask = infos["action_mask"].copy()
+    next_done = torch.zeros(N)
+    bar = tqdm(total=args.num_iterations * args.batch_size, unit="step", disable=not args.progress,
+               dynamic_ncols=True, mininterval=2.0)
+    last_eval_step = -1
+
+    for iteration in range(1, args.num_iterations + 1):
+        if args.anneal_lr:
+            optimizer.param_groups[0]["lr"] = (1.0 - (iteration - 1.0) / args.num_iterations) * args.learning_rate
+
+        # Rollout.
+        for t in range(T):
+            global_step += N
+            obs_np[t], mask_np[t] = next_obs, next_mask
+            dones[t] = next_done
+            with torch.no_grad():
+                action, logprob, _, value = model.act_value(model.prep(obs_buf[t]), mask_buf[t])
+            actions[t], logprobs[t], values[t] = action, logprob, value
+            next_obs, reward, terminated, truncated, infos = envs.step(action.numpy())
+            ended = terminated | truncated
+            rewards[t] = torch.from_numpy(reward)
+            next_done = torch.from_numpy(ended.astype(np.float32))
+            next_mask = infos["action_mask"]
+            if ended.any():
+                for i in np.flatnonzero(ended):
+                    recent_wins.append(1.0 if terminated[i] and reward[i] > 0 else 0.0)
+                    episodes += 1
+
+        # GAE; a truncated episode is cut like a terminated one (no bootstrap).
+        with torch.no_grad():
+            next_value = model.value(model.prep(next_obs.copy()))
+            advantages = torch.zeros_like(rewards)
+            lastgaelam = torch.zeros(N)
+            for t in reversed(range(T)):
+                if t == T - 1:
+                    nextnonterminal, nextvalues = 1.0 - next_done, next_value
+                else:
+                    nextnonterminal, nextvalues = 1.0 - dones[t + 1], values[t + 1]
+                delta = rewards[t] + args.gamma * nextvalues * nextnonterminal - values[t]
+                advantages[t] = lastgaelam = delta + args.gamma * args.gae_lambda * nextnonterminal * lastgaelam
+            returns = advantages + values
+
+        # Optimise the policy and the value network.
+        b_x = model.prep(obs_buf.reshape(-1, obs_dim))
+        b_masks = mask_buf.reshape(-1, num_actions)
+        b_logprobs, b_actions = logprobs.reshape(-1), actions.reshape(-1)
+        b_advantages, b_returns, b_values = advantages.reshape(-1), returns.reshape(-1), values.reshape(-1)
+        b_inds = np.arange(args.batch_size)
+        clipfracs = []
+        for epoch in range(args.update_epochs):
+            np.random.shuffle(b_inds)
+            for begin in range(0, args.batch_size, args.minibatch_size):
+                mb = torch.from_numpy(b_inds[begin:begin + args.minibatch_size])
+                _, newlogprob, entropy, newvalue = model.act_value(b_x[mb], b_masks[mb], b_actions[mb])
+                logratio = newlogprob - b_logprobs[mb]
+                ratio = logratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - logratio).mean()
+                    clipfracs.append(((ratio - 1.0).abs() > args.clip_coef).float().mean().item())
+                mb_adv = b_advantages[mb]
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                pg_loss = torch.max(-mb_adv * ratio,
+                                    -mb_adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                if args.clip_vloss:
+                    v_unclipped = (newvalue - b_returns[mb]) ** 2
+                    v_clipped = b_values[mb] + torch.clamp(newvalue - b_values[mb], -args.clip_coef, args.clip_coef)
+                    v_loss = 0.5 * torch.max(v_unclipped, (v_clipped - b_returns[mb]) ** 2).mean()
+                else:
+                    v_loss = 0.5 * ((newvalue - b_returns[mb]) ** 2).mean()
+                entropy_loss = entropy.mean()
+                loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                optimizer.step()
+            if args.target_kl is not None and approx_kl > args.target_kl:
+                break
+
+        minutes = (time.time() - start) / 60
+        bar.update(args.batch_size)
+        win = np.mean(recent_wins) if recent_wins else float("nan")
+        bar.set_postfix_str(f"win {100 * win:.1f}% ep {episodes} ent {entropy_loss.item():.2f} "
+                            f"kl {approx_kl.item():.3f} clip {np.mean(clipfracs):.2f} v {v_loss.item():.3f}",
+                            refresh=False)
+        if not args.progress and iteration % 10 == 0:
+            print(f"step {global_step:>9,} {minutes:5.1f} min | train win {100 * win:5.1f}% (episodes {episodes}) | "
+                  f"{global_step / (minutes * 60):.0f} steps/s", flush=True)
+        out_of_time = args.time_limit and minutes >= args.time_limit
+        if args.eval_every and args.eval_games > 0 and global_step >= next_eval and not out_of_time:
+            evaluate(global_step, minutes, recent_wins)
+            last_eval_step = global_step
+            next_eval += args.eval_every
+        if out_of_time:
+            tqdm.write(f"time limit of {args.time_limit} min reached")
+            break
+
+    bar.close()
+    minutes = (time.time() - start) / 60
+    win = np.mean(recent_wins) if recent_wins else float("nan")
+    print(f"done: {global_step:,} env steps in {minutes:.1f} min ({global_step / (minutes * 60):.0f} steps/s), "
+          f"{episodes} training episodes, train win rate vs {args.opponent} {100 * win:.1f}% "
+          f"(last {len(recent_wins)} episodes)", flush=True)
+    if args.eval_games > 0 and last_eval_step != global_step:
+        evaluate(global_step, minutes, recent_wins)
+    elif args.save and last_eval_step != global_step:
+        save_checkpoint(args.save, model, args=vars(args), env_steps=global_step)
+    if args.save:
+        print(f"saved {args.save}")
+    envs.close()
+    if log_file:
+        log_file.close()
+    if server is not None:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
