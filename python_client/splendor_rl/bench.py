@@ -1,8 +1,9 @@
 """python -m splendor_rl.bench: env-steps/s over the wire from Python, next to the server's in-process rate.
 
 Batches of 1, 64 and 1024 envs step self-play games with uniformly random legal actions sampled by numpy from the
-masks; the in-process figure comes from the server's own `splendorctl bench --mode inproc` run in the same
-invocation; a batch of one also gives the round-trip latency (p50, p99)."""
+masks, first one `step()` at a time, then two batches of that size double-buffered with `send`/`recv`; the
+in-process figure comes from the server's own `splendorctl bench --mode inproc` run in the same invocation; the
+`step()` round trip gives the latency (p50, p99)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .connection import Connection
 from .server import LocalServer, find_binary
 from .vector import SplendorVectorEnv
 
@@ -44,6 +46,31 @@ def wire_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> tuple[
     return len(rtts) * num_envs / elapsed, np.array(rtts)
 
 
+def pipelined_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> float:
+    """Two batches of num_envs on one connection, double-buffered with send/recv: while the server steps one,
+    the client samples actions for the other (the overlap `send`/`recv` exist for)."""
+    with Connection(url) as conn:
+        batches = [SplendorVectorEnv("splendor-v1", num_envs, seed=1 + k * num_envs, connection=conn,
+                                     obs_dtype=obs_dtype) for k in range(2)]
+        rng = np.random.default_rng(1)
+        masks = [b.reset()[1]["action_mask"] for b in batches]
+        a, b = batches
+        a.send(sample(masks[0], rng))
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            b.send(sample(masks[1], rng))  # b steps on the server while a's reply is read and answered
+            masks[0] = a.recv()[4]["action_mask"]
+            a.send(sample(masks[0], rng))
+            masks[1] = b.recv()[4]["action_mask"]
+            steps += 2 * num_envs
+        elapsed = time.perf_counter() - start
+        a.recv()
+        for b in batches:
+            b.close()
+    return steps / elapsed
+
+
 def inproc_rate(num_envs: int, seconds: float, obs_dtype: str) -> float:
     """The server's in-process self-play rate for the same batch, from splendorctl beside the server binary."""
     ctl = Path(find_binary()).with_name("splendorctl")
@@ -62,12 +89,15 @@ def main(argv: list[str] | None = None) -> None:
     url = args.url or server.url
     try:
         print(f"splendor-v1 self-play, {args.obs_dtype} observations, {args.seconds:g}s per measurement")
-        print(f"{'batch':>6} {'wire steps/s':>14} {'inproc':>12} {'ratio':>7} {'p50 rtt':>10} {'p99 rtt':>10}")
+        print(f"{'batch':>6} {'step() steps/s':>15} {'ratio':>6} {'send/recv x2':>13} {'ratio':>6} {'inproc':>11} "
+              f"{'p50 rtt':>9} {'p99 rtt':>9}")
         for n in BATCHES:
             rate, rtts = wire_rate(url, n, args.seconds, args.obs_dtype)
+            piped = pipelined_rate(url, n, args.seconds, args.obs_dtype)
             inproc = inproc_rate(n, args.seconds, args.obs_dtype)
             p50, p99 = np.percentile(rtts, [50, 99]) * 1e6
-            print(f"{n:>6} {rate:>14,.0f} {inproc:>12,.0f} {rate / inproc:>7.0%} {p50:>8.0f}µs {p99:>8.0f}µs")
+            print(f"{n:>6} {rate:>15,.0f} {rate / inproc:>6.0%} {piped:>13,.0f} {piped / inproc:>6.0%} {inproc:>11,.0f} "
+                  f"{p50:>7.0f}µs {p99:>7.0f}µs")
     finally:
         if server:
             server.stop()
