@@ -1,6 +1,7 @@
 """The local server helper starts the real binary and leaves no process behind."""
 
 import os
+import time
 import signal
 
 import pytest
@@ -47,3 +48,11 @@ def test_missing_binary_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("SPLENDOR_SERVER_BIN", "/nonexistent/splendor-server")
     with pytest.raises(FileNotFoundError):
         LocalServer()
+
+
+def test_idle_client_answers_pings():
+    """The server drops a peer that answers no ping for two intervals; a client idle between calls must not be."""
+    with LocalServer(args=("--log-level", "warn", "--ping-interval", "300ms")) as srv:
+        with Connection(srv.url) as conn:
+            time.sleep(2)  # several ping intervals with no call
+            assert conn.call("hello")["protocol"] == 1

@@ -149,3 +149,16 @@ def test_illegal_action_raises_and_changes_nothing(url):
     assert np.array_equal(a, b)
     envs.close()
     twin.close()
+
+
+def test_replies_larger_than_a_frame(url):
+    """A reply over the server's 1 MiB write buffer arrives in several WebSocket frames and is reassembled."""
+    envs = splendor_rl.make_vec(num_envs=4000, seed=6, url=url)
+    obs, infos = envs.reset()
+    assert obs.shape == (4000, 423)
+    single = splendor_rl.make_vec(num_envs=1, seed=6 + 3999, url=url)
+    last, _ = single.reset()
+    assert np.array_equal(obs[3999], last[0]), "env i of a batch made with seed s is dealt from s + i"
+    envs.step(random_legal(infos["action_mask"], np.random.default_rng(0)))
+    envs.close()
+    single.close()
