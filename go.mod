@@ -1,6 +1,6 @@
 module github.com/splendor-rl/splendor
 
-go 1.26.8
+go 1.23.0
 
 require (
 	github.com/gorilla/websocket v1.5.3
