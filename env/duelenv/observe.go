@@ -1,6 +1,7 @@
 package duelenv
 
 import (
+	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -144,23 +145,16 @@ func (e *Env) Resample(seed uint64) {
 	s := &e.s
 	opp := &s.Players[1-e.ToPlay()]
 	for l := 0; l < duel.NumLevels; l++ {
-		var pool []duel.Card
 		var slots []*duel.Card
 		for i := range s.Decks[l][:s.DeckSize[l]] {
-			pool, slots = append(pool, s.Decks[l][i]), append(slots, &s.Decks[l][i])
+			slots = append(slots, &s.Decks[l][i])
 		}
 		for k := 0; k < int(opp.NumReserved); k++ {
 			if opp.Blind&(1<<k) != 0 && int(opp.Reserved[k].Info().Level) == l {
-				pool, slots = append(pool, opp.Reserved[k]), append(slots, &opp.Reserved[k])
+				slots = append(slots, &opp.Reserved[k])
 			}
 		}
-		for i := len(pool) - 1; i > 0; i-- {
-			j := r.Intn(i + 1)
-			pool[i], pool[j] = pool[j], pool[i]
-		}
-		for i, slot := range slots {
-			*slot = pool[i]
-		}
+		env.Redeal(&r, slots)
 	}
 	s.Chance = r.Uint64()
 }

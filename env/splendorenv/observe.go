@@ -1,6 +1,7 @@
 package splendorenv
 
 import (
+	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -127,25 +128,18 @@ func (e *Env) Resample(seed uint64) {
 	s := &e.s
 	me := e.ToPlay()
 	for l := 0; l < splendor.NumLevels; l++ {
-		var pool []splendor.Card
 		var slots []*splendor.Card
 		for i := range s.Decks[l][:s.DeckSize[l]] {
-			pool, slots = append(pool, s.Decks[l][i]), append(slots, &s.Decks[l][i])
+			slots = append(slots, &s.Decks[l][i])
 		}
 		for seat := 0; seat < int(s.NumPlayers); seat++ {
 			p := &s.Players[seat]
 			for k := 0; k < int(p.NumReserved); k++ {
 				if seat != me && p.Blind&(1<<k) != 0 && int(p.Reserved[k].Info().Level) == l {
-					pool, slots = append(pool, p.Reserved[k]), append(slots, &p.Reserved[k])
+					slots = append(slots, &p.Reserved[k])
 				}
 			}
 		}
-		for i := len(pool) - 1; i > 0; i-- {
-			j := r.Intn(i + 1)
-			pool[i], pool[j] = pool[j], pool[i]
-		}
-		for i, slot := range slots {
-			*slot = pool[i]
-		}
+		env.Redeal(&r, slots)
 	}
 }
