@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/splendor-rl/splendor/internal/quote"
 )
 
 // Options are an env's settings as a client sends them (decoded from the
@@ -40,7 +42,7 @@ func (o *OptionReader) Int(key string, def, lo, hi int) int {
 	}
 	n, ok := asInt(v)
 	if !ok || n < int64(lo) || n > int64(hi) {
-		o.fail(key, "want an integer in [%d, %d], got %v", lo, hi, v)
+		o.fail(key, "want an integer in [%d, %d], got %s", lo, hi, quote.Value(v))
 		return def
 	}
 	return int(n)
@@ -55,7 +57,7 @@ func (o *OptionReader) String(key, def string, allowed ...string) string {
 	}
 	s, ok := v.(string)
 	if !ok || !slices.Contains(allowed, s) {
-		o.fail(key, "want one of %v, got %v", allowed, v)
+		o.fail(key, "want one of %v, got %s", allowed, quote.Value(v))
 		return def
 	}
 	return s
@@ -78,13 +80,13 @@ func (o *OptionReader) Strings(key string, def string, n int, allowed ...string)
 	}
 	list, ok := v.([]any)
 	if !ok || len(list) != n {
-		o.fail(key, "want a string or a list of %d strings, got %v", n, v)
+		o.fail(key, "want a string or a list of %d strings, got %s", n, quote.Value(v))
 		return out
 	}
 	for i, item := range list {
 		s, ok := item.(string)
 		if !ok || !slices.Contains(allowed, s) {
-			o.fail(key, "item %d: want one of %v, got %v", i, allowed, item)
+			o.fail(key, "item %d: want one of %v, got %s", i, allowed, quote.Value(item))
 			return out
 		}
 		out[i] = s
@@ -114,7 +116,7 @@ func (o *OptionReader) Check() error {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return fmt.Errorf("%w: unknown option(s) %v", ErrBadOption, unknown)
+		return fmt.Errorf("%w: unknown option(s) %s", ErrBadOption, quote.Strings(unknown))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -116,6 +117,31 @@ func newVector(spec Spec, n int, pool *Pool) *Vector {
 		}
 	}
 	return v
+}
+
+// MemoryPerEnv is an upper estimate of the bytes one env of v holds: its
+// game, allocated on its own (rounded up to the allocator's size classes,
+// at most 1/8 more), and its rows of every buffer. The server's memory
+// budget counts it; a test keeps it above what Make really allocates.
+func (v *Vector) MemoryPerEnv() int {
+	game := 0
+	if t := reflect.TypeOf(v.envs[0]); t.Kind() == reflect.Pointer {
+		game = int(t.Elem().Size())
+	}
+	game += game/8 + 16 + 16 // size-class rounding, the interface value in envs
+	obs := v.obsSize * (1 + 4*btoi(v.ObsF32 != nil))
+	if v.Spec.Autoreset == SameStep {
+		obs *= 2
+	}
+	flags := 7                                                                       // terminated, truncated, ended, pending, over, forfeit, and a spare
+	return game + obs + v.Spec.NumActions + 4*v.Spec.Players + 4 + 8 + 8 + 4 + flags // to_play, seeds, next, actions
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Len is the number of envs.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cast"
 	"github.com/spf13/viper"
+	"github.com/splendor-rl/splendor/cmd/internal/server"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,9 +40,40 @@ func TestBuiltInDefaults(t *testing.T) {
 	cfg, err := loadConfig(nil, io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:8765", cfg.Listen)
-	require.Equal(t, 10*time.Minute, cfg.IdleTimeout)
+	require.Zero(t, cfg.IdleTimeout, "peers that answer pings stay")
 	require.Equal(t, 30*time.Second, cfg.PingInterval)
-	require.Equal(t, int64(16<<20), cfg.MaxMessageBytes)
+	require.Equal(t, 5*time.Second, cfg.shutdownGrace)
+	require.Equal(t, int64(1<<20), cfg.MaxMessageBytes)
+	require.Zero(t, cfg.MaxMemory)
+}
+
+// The shipped config states the worst-case memory of its limits, as the
+// server computes it.
+func TestShippedConfigStatesTheWorstCaseMemory(t *testing.T) {
+	cfg, err := loadConfig([]string{"--config", shippedConfig}, io.Discard)
+	require.NoError(t, err)
+	text, err := os.ReadFile(shippedConfig)
+	require.NoError(t, err)
+	require.Contains(t, string(text), fmt.Sprintf("= %.2f GiB", float64(server.WorstCaseMemory(cfg.Config))/(1<<30)))
+}
+
+func TestSizesListsAndSafety(t *testing.T) {
+	cfg, err := loadConfig([]string{"--max-memory", "8GiB", "--allowed-hosts", "Envs.example, lab.example"}, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, int64(8<<30), cfg.MaxMemory)
+	require.Equal(t, []string{"envs.example", "lab.example"}, cfg.AllowedHosts)
+
+	_, err = loadConfig([]string{"--listen", "0.0.0.0:9000"}, io.Discard)
+	require.ErrorContains(t, err, "token", "a non-loopback address without a token is refused")
+	for _, args := range [][]string{
+		{"--listen", "0.0.0.0:9000", "--token", "t"},
+		{"--listen", "0.0.0.0:9000", "--allow-remote-without-token", "true"},
+		{"--listen", "[::1]:9000"},
+		{"--listen", "localhost:9000"},
+	} {
+		_, err := loadConfig(args, io.Discard)
+		require.NoError(t, err, "%v", args)
+	}
 }
 
 // The file overrides the defaults, SPLENDOR_* variables the file, flags the
@@ -66,6 +99,11 @@ func TestBadConfigIsRefused(t *testing.T) {
 		{"--idle-timeout", "soon"},
 		{"--workers", "many"},
 		{"--config", "/nonexistent/server.yaml"},
+		{"--max-memory", "lots"},
+		{"--max-memory", "-1GiB"},
+		{"--pprof-listen", "0.0.0.0:6060"},
+		{"--shutdown-grace", "0s"},
+		{"--allow-remote-without-token", "maybe"},
 		{"--no-such-flag"},
 	} {
 		_, err := loadConfig(args, io.Discard)

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -22,9 +25,6 @@ import (
 
 const version = "0.1.0"
 
-// shutdownGrace bounds how long a drain waits for connections to finish.
-const shutdownGrace = 30 * time.Second
-
 var stderrWriter io.Writer = os.Stderr
 
 func main() {
@@ -36,21 +36,32 @@ func main() {
 	}
 }
 
-// run serves until ctx ends, then drains.
+// run serves until ctx ends (or, with --exit-on-stdin-close, stdin does),
+// then drains within shutdown_grace.
 func run(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := loadConfig(args, stderrWriter)
 	if err != nil {
 		return err
 	}
+	if cfg.exitOnStdinClose {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		go func() { _, _ = io.Copy(io.Discard, os.Stdin); cancel() }()
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return err
 	}
-	srv := server.New(cfg)
-	addr := ln.Addr().String()
-	fmt.Fprintf(out, "splendor-server %s listening on ws://%s/ws (health: http://%s/healthz)\n", version, addr, addr)
-	fmt.Fprintf(out, "envs: %s; protocol: encoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "))
-	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
+	srv := server.New(cfg.Config)
+	announce(out, ln.Addr().String())
+	limitMemory(out, cfg.Config)
+	if cfg.pprofListen != "" {
+		stopProfiling, err := serveProfiling(cfg.pprofListen, out)
+		if err != nil {
+			return err
+		}
+		defer stopProfiling()
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -59,10 +70,50 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(out, "draining…")
-	drainCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	drainCtx, cancel := context.WithTimeout(context.Background(), cfg.shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(drainCtx); err != nil {
 		return err
 	}
 	return <-served
+}
+
+// announce prints where the server listens (its first line, which the
+// Python client's LocalServer reads) and how to connect.
+func announce(out io.Writer, addr string) {
+	fmt.Fprintf(out, "splendor-server %s listening on ws://%s/ws (health: http://%s/healthz, metrics: /metrics)\n", version, addr, addr)
+	fmt.Fprintf(out, "envs: %s; protocol: encoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "))
+	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
+}
+
+// limitMemory states the worst case the limits allow and, with max_memory,
+// asks the Go runtime to collect garbage harder near it, so that the heap
+// stays close to what the budget counts instead of twice that.
+func limitMemory(out io.Writer, cfg server.Config) {
+	worst := float64(server.WorstCaseMemory(cfg)) / (1 << 30)
+	if cfg.MaxMemory <= 0 {
+		fmt.Fprintf(out, "memory: at most %.2f GiB with these limits (no max_memory)\n", worst)
+		return
+	}
+	debug.SetMemoryLimit(cfg.MaxMemory + cfg.MaxMemory/4)
+	fmt.Fprintf(out, "memory: at most %.2f GiB with these limits, budget max_memory %.2f GiB\n", worst, float64(cfg.MaxMemory)/(1<<30))
+}
+
+// serveProfiling serves net/http/pprof on its own loopback address, apart
+// from the clients' port: profiles show the server's insides.
+func serveProfiling(addr string, out io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof_listen: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	fmt.Fprintf(out, "pprof: http://%s/debug/pprof/\n", ln.Addr())
+	return func() { _ = srv.Close() }, nil
 }

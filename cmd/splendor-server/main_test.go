@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"io"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,49 +18,147 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The real binary, sent SIGTERM while a client is mid-session, answers what
-// it was asked, says "going away" and exits cleanly.
-func TestSIGTERMDrains(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "splendor-server")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, string(out))
+var buildOnce = sync.OnceValues(func() (string, error) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "bin", "test"))
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "splendor-server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", &exec.ExitError{Stderr: out}
+	}
+	return bin, nil
+})
 
-	cmd := exec.Command(bin, "--config", shippedConfig, "--listen", "127.0.0.1:0")
+// startBinary runs the real server with args and returns it with its
+// /ws URL and the rest of its stdout.
+func startBinary(t *testing.T, args ...string) (*exec.Cmd, string, <-chan string) {
+	t.Helper()
+	bin, err := buildOnce()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, append([]string{"--config", shippedConfig, "--listen", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
+	return cmd, startAndReadURL(t, cmd, stdout), drainLines(stdout)
+}
+
+func startAndReadURL(t *testing.T, cmd *exec.Cmd, stdout io.Reader) string {
+	t.Helper()
 	require.NoError(t, cmd.Start())
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	lines := bufio.NewScanner(stdout)
-	require.True(t, lines.Scan())
-	url := regexp.MustCompile(`ws://\S+/ws`).FindString(lines.Text())
-	require.NotEmpty(t, url, lines.Text())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err)
+	url := regexp.MustCompile(`ws://\S+/ws`).FindString(first)
+	require.NotEmpty(t, url, first)
+	return url
+}
+
+// drainLines keeps reading stdout, so that the server never blocks on it.
+func drainLines(stdout io.Reader) <-chan string {
+	lines := make(chan string, 100)
 	go func() {
-		for lines.Scan() { // keep draining stdout so the server never blocks on it
+		s := bufio.NewScanner(stdout)
+		for s.Scan() {
+			select {
+			case lines <- s.Text():
+			default:
+			}
 		}
 	}()
+	return lines
+}
 
-	c, err := server.Dial(url)
-	require.NoError(t, err)
-	defer c.Close()
-	var made wire.MakeReply
-	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 64}, &made))
-	_, err = c.Send(wire.Request{Op: wire.OpReset, Handle: made.Handle})
-	require.NoError(t, err)
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-
-	var reset wire.BatchReply
-	require.NoError(t, c.Recv(&reset), "the request sent before SIGTERM is answered")
-	require.Equal(t, 64, reset.Obs.Shape[0])
-	err = c.Recv(&reset)
-	require.True(t, websocket.IsCloseError(err, websocket.CloseGoingAway), "got %v", err)
-
+func requireExit(t *testing.T, cmd *exec.Cmd, within time.Duration) {
+	t.Helper()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	select {
 	case err := <-exited:
-		require.NoError(t, err, "exit status after a drain")
-	case <-time.After(10 * time.Second):
-		t.Fatal("server still running 10s after SIGTERM")
+		require.NoError(t, err, "exit status")
+	case <-time.After(within):
+		t.Fatalf("server still running %s later", within)
 	}
+}
+
+// SIGTERM while clients step without pause: every client gets its replies
+// and then "going away", and the server exits 0 well within the grace.
+func TestSIGTERMUnderLoadDrainsAndExitsZero(t *testing.T) {
+	cmd, url, _ := startBinary(t, "--shutdown-grace", "3s")
+	const clients = 3
+	ended := make(chan error, clients)
+	for range clients {
+		c, err := server.Dial(url)
+		require.NoError(t, err)
+		t.Cleanup(func() { c.Close() })
+		var made wire.MakeReply
+		require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 64}, &made))
+		go func() { ended <- resetWithoutPause(c, made.Handle) }()
+	}
+	time.Sleep(200 * time.Millisecond)
+	began := time.Now()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	for range clients {
+		err := <-ended
+		require.True(t, websocket.IsCloseError(err, websocket.CloseGoingAway), "got %v", err)
+	}
+	requireExit(t, cmd, 3*time.Second)
+	require.Less(t, time.Since(began), 2*time.Second)
+}
+
+// resetWithoutPause keeps two resets in flight until the connection ends.
+func resetWithoutPause(c *server.Client, handle uint64) error {
+	reset := wire.Request{Op: wire.OpReset, Handle: handle}
+	if _, err := c.Send(reset); err != nil {
+		return err
+	}
+	for {
+		_, _ = c.Send(reset) // after the server stops reading, sends may fail; replies still come
+		var r wire.BatchReply
+		if err := c.Recv(&r); err != nil {
+			return err
+		}
+	}
+}
+
+// --exit-on-stdin-close: a parent that dies (its end of the pipe closes)
+// takes the server with it.
+func TestExitOnStdinClose(t *testing.T) {
+	bin, err := buildOnce()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, "--config", shippedConfig, "--listen", "127.0.0.1:0", "--exit-on-stdin-close")
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	url := startAndReadURL(t, cmd, stdout)
+	drainLines(stdout)
+	c, err := server.Dial(url)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpHello}, &wire.HelloReply{}))
+	require.NoError(t, stdin.Close())
+	requireExit(t, cmd, 5*time.Second)
+}
+
+// pprof is served only when asked, on its own loopback address.
+func TestProfilingIsOptIn(t *testing.T) {
+	_, url, lines := startBinary(t, "--pprof-listen", "127.0.0.1:0")
+	var pprofURL string
+	for pprofURL == "" {
+		select {
+		case line := <-lines:
+			pprofURL = regexp.MustCompile(`http://\S+/debug/pprof/`).FindString(line)
+		case <-time.After(5 * time.Second):
+			t.Fatal("no pprof line")
+		}
+	}
+	resp, err := http.Get(pprofURL)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, err = http.Get(regexp.MustCompile(`/ws$`).ReplaceAllString(regexp.MustCompile(`^ws`).ReplaceAllString(url, "http"), "/debug/pprof/"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "not on the clients' port")
 }

@@ -1,6 +1,7 @@
 // Command splendorctl holds the project's tools: play prints one seeded game
 // between random players, trace writes games as JSON Lines for checking and
-// for training data, bench measures env-steps per second.
+// for training data, bench measures env-steps per second, load drives a
+// running server with many clients.
 package main
 
 import (
@@ -15,6 +16,7 @@ commands:
   play   play one seeded game between random players and print it
   trace  write seeded random games as JSON Lines (docs/trace.md)
   bench  measure env-steps per second (--mode inproc)
+  load   drive a running server with many clients; throughput, latency, memory (docs/load.md)
 
 run 'splendorctl <command> -h' for a command's flags`
 
@@ -36,6 +38,8 @@ func run(args []string, out io.Writer) error {
 		return trace(args[1:], out)
 	case "bench":
 		return bench(args[1:], out)
+	case "load":
+		return load(args[1:], out)
 	case "help", "-h", "--help":
 		fmt.Fprintln(out, usage)
 		return nil

@@ -13,12 +13,19 @@ type Codec struct {
 	reader bytes.Reader
 	dec    *msgpack.Decoder
 	enc    *msgpack.Encoder
+	// MaxItems bounds the array items and map entries (key and value count
+	// one each) of a request, checked before decoding allocates for them.
+	MaxItems int
 }
+
+// DefaultMaxItems lets through seeds and env_ids for 65,536 envs each, with
+// room for options.
+const DefaultMaxItems = 2<<16 + 1024
 
 // NewCodec returns a codec with strict decoding: unknown request fields are
 // refused, since a misspelt field must not be silently ignored.
 func NewCodec() *Codec {
-	c := &Codec{}
+	c := &Codec{MaxItems: DefaultMaxItems}
 	c.dec = msgpack.NewDecoder(&c.reader)
 	c.dec.DisallowUnknownFields(true)
 	c.enc = msgpack.NewEncoder(nil)
@@ -33,7 +40,7 @@ func NewCodec() *Codec {
 // reply can carry it.
 func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
 	*req = Request{}
-	if err := scan(frame); err != nil {
+	if err := scan(frame, c.MaxItems); err != nil {
 		return Errorf(CodeBadRequest, "malformed request: %v", err)
 	}
 	c.reader.Reset(frame)

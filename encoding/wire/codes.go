@@ -5,7 +5,10 @@
 // It imports no project package: the server maps its errors to these codes.
 package wire
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ProtocolVersion changes when a message changes incompatibly.
 const ProtocolVersion = 1
@@ -42,7 +45,15 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
 
-// Errorf builds an Error with a formatted message.
+// MaxMessageBytes caps an error message: callers quote a client's values in
+// a few dozen bytes, and this is the net under them.
+const MaxMessageBytes = 256
+
+// Errorf builds an Error with a formatted message, cut to MaxMessageBytes.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	msg := fmt.Sprintf(format, args...)
+	if len(msg) > MaxMessageBytes {
+		msg = strings.ToValidUTF8(msg[:MaxMessageBytes], "") + "…"
+	}
+	return &Error{Code: code, Message: msg}
 }

@@ -22,7 +22,7 @@ type Request struct {
 	Seed    *Seed          `msgpack:"seed,omitempty"`     // make
 	Handle  uint64         `msgpack:"handle,omitempty"`   // reset, step, close
 	Seeds   Seeds          `msgpack:"seeds,omitempty"`    // reset
-	EnvIDs  []int          `msgpack:"env_ids,omitempty"`  // reset
+	EnvIDs  EnvIDs         `msgpack:"env_ids,omitempty"`  // reset
 	Actions *Tensor        `msgpack:"actions,omitempty"`  // step
 }
 

@@ -15,14 +15,17 @@ var (
 	errNeverUsed = errors.New("byte 0xc1 is not msgpack")
 	errExt       = errors.New("msgpack extension types are not part of the protocol")
 	errTrailing  = errors.New("bytes after the request map")
+	errTooMany   = errors.New("more array items and map entries than any request of this server needs")
 )
 
 // scan checks that frame is exactly one msgpack value whose every declared
-// length fits in the bytes that follow it, before the decoder allocates by
-// those lengths: a 14-byte frame must not make the server allocate
-// gigabytes.
-func scan(frame []byte) error {
-	rest, err := scanValue(frame, 0)
+// length fits in the bytes that follow it, and that holds at most maxItems
+// array items and map entries in all, before the decoder allocates by those
+// lengths: a 14-byte frame must not make the server allocate gigabytes, nor
+// a 16 MiB one of nils a gigabyte of interface values.
+func scan(frame []byte, maxItems int) error {
+	s := scanner{items: maxItems}
+	rest, err := s.value(frame, 0)
 	if err != nil {
 		return err
 	}
@@ -32,8 +35,11 @@ func scan(frame []byte) error {
 	return nil
 }
 
-// scanValue skips one value and returns what follows it.
-func scanValue(b []byte, depth int) ([]byte, error) {
+// scanner skips values, counting down the items it may still meet.
+type scanner struct{ items int }
+
+// value skips one value and returns what follows it.
+func (s *scanner) value(b []byte, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return nil, errTooDeep
 	}
@@ -45,19 +51,19 @@ func scanValue(b []byte, depth int) ([]byte, error) {
 	case code <= 0x7f || code >= 0xe0 || code == 0xc0 || code == 0xc2 || code == 0xc3:
 		return b, nil // fixint, nil, bool
 	case code <= 0x8f:
-		return scanItems(b, 2*int(code&0x0f), depth)
+		return s.skipItems(b, 2*int(code&0x0f), depth)
 	case code <= 0x9f:
-		return scanItems(b, int(code&0x0f), depth)
+		return s.skipItems(b, int(code&0x0f), depth)
 	case code <= 0xbf:
 		return skip(b, int(code&0x1f))
 	case code == 0xc1:
 		return nil, errNeverUsed
 	}
-	return scanSized(code, b, depth)
+	return s.sized(code, b, depth)
 }
 
-// scanSized handles the codes whose size or count follows the code byte.
-func scanSized(code byte, b []byte, depth int) ([]byte, error) {
+// sized handles the codes whose size or count follows the code byte.
+func (s *scanner) sized(code byte, b []byte, depth int) ([]byte, error) {
 	switch code {
 	case 0xc4, 0xd9: // bin8, str8
 		return skipCounted(b, 1)
@@ -80,25 +86,28 @@ func scanSized(code byte, b []byte, depth int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return scanItems(b, n, depth)
+		return s.skipItems(b, n, depth)
 	}
 	// 0xde, 0xdf: map16/32, the only codes left
 	n, b, err := count(b, 2<<(code-0xde))
 	if err != nil {
 		return nil, err
 	}
-	return scanItems(b, 2*n, depth)
+	return s.skipItems(b, 2*n, depth)
 }
 
-// scanItems skips n nested values; each takes at least a byte, so a count
+// skipItems skips n nested values; each takes at least a byte, so a count
 // larger than what is left is refused before looping.
-func scanItems(b []byte, n, depth int) ([]byte, error) {
+func (s *scanner) skipItems(b []byte, n, depth int) ([]byte, error) {
 	if n > len(b) {
 		return nil, errTruncated
 	}
+	if s.items -= n; s.items < 0 {
+		return nil, errTooMany
+	}
 	var err error
 	for i := 0; i < n; i++ {
-		if b, err = scanValue(b, depth+1); err != nil {
+		if b, err = s.value(b, depth+1); err != nil {
 			return nil, err
 		}
 	}

@@ -46,10 +46,10 @@ func TestScanAcceptsEveryMsgpackType(t *testing.T) {
 	for _, v := range values {
 		frame, err := msgpack.Marshal(v)
 		require.NoError(t, err)
-		require.NoError(t, scan(frame), "%T", v)
-		require.Error(t, scan(append(frame, 0)), "trailing byte after %T", v)
+		require.NoError(t, scan(frame, 1<<20), "%T", v)
+		require.Error(t, scan(append(frame, 0), 1<<20), "trailing byte after %T", v)
 		if len(frame) > 1 {
-			require.Error(t, scan(frame[:len(frame)-1]), "truncated %T", v)
+			require.Error(t, scan(frame[:len(frame)-1], 1<<20), "truncated %T", v)
 		}
 	}
 }
@@ -60,4 +60,58 @@ func bigMap(n int) map[string]any {
 		m[string(rune('a'+i%26))+string(rune(i))] = i
 	}
 	return m
+}
+
+// The item budget counts every array item and map entry in the frame,
+// however they are nested, before anything is decoded.
+func TestScanBoundsItems(t *testing.T) {
+	for _, c := range []struct {
+		value any
+		items int
+	}{
+		{make([]any, 100), 100},
+		{map[string]any{"a": 1, "b": 2}, 4},
+		{map[string]any{"options": map[string]any{"mode": make([]any, 10)}}, 2 + 2 + 10},
+		{[]any{make([]any, 5), make([]any, 5)}, 12},
+	} {
+		frame, err := msgpack.Marshal(c.value)
+		require.NoError(t, err)
+		require.NoError(t, scan(frame, c.items), "%v", c.value)
+		require.ErrorIs(t, scan(frame, c.items-1), errTooMany, "%v", c.value)
+	}
+}
+
+// A request whose options hold millions of nils is refused by the codec
+// before decoding, with a short message.
+func TestCodecRefusesTooManyItems(t *testing.T) {
+	frame, err := msgpack.Marshal(map[string]any{"id": 1, "op": "make", "options": map[string]any{"mode": make([]any, 2_000_000)}})
+	require.NoError(t, err)
+	var req Request
+	werr := NewCodec().DecodeRequest(frame, &req)
+	require.NotNil(t, werr)
+	require.Equal(t, CodeBadRequest, werr.Code)
+	require.Less(t, len(werr.Message), 200)
+}
+
+// env_ids refuses nil and non-integer items, as seeds does, rather than
+// reading them as env 0.
+func TestEnvIDsRefuseNonIntegers(t *testing.T) {
+	for _, ids := range []any{[]any{nil}, []any{0, "1"}, []any{1.5}} {
+		frame, err := msgpack.Marshal(map[string]any{"id": 1, "op": "reset", "handle": 1, "env_ids": ids})
+		require.NoError(t, err)
+		var req Request
+		werr := NewCodec().DecodeRequest(frame, &req)
+		require.NotNil(t, werr, "%v", ids)
+		require.Equal(t, CodeBadRequest, werr.Code, "%v", ids)
+	}
+	frame, err := msgpack.Marshal(map[string]any{"id": 1, "op": "reset", "handle": 1, "env_ids": []any{0, uint64(7), int8(3)}})
+	require.NoError(t, err)
+	var req Request
+	require.Nil(t, NewCodec().DecodeRequest(frame, &req))
+	require.Equal(t, EnvIDs{0, 7, 3}, req.EnvIDs)
+}
+
+func TestErrorMessagesAreCapped(t *testing.T) {
+	werr := Errorf(CodeBadOption, "got %s", bytes.Repeat([]byte("é"), 10000))
+	require.LessOrEqual(t, len(werr.Message), MaxMessageBytes+len("…"))
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -14,7 +15,11 @@ type Seed uint64
 type SeedError struct{ Value any }
 
 func (e *SeedError) Error() string {
-	return fmt.Sprintf("seed %v is not an integer in [0, 2^64)", e.Value)
+	switch v := e.Value.(type) {
+	case nil, bool, int64, uint64, float32, float64:
+		return fmt.Sprintf("seed %v is not an integer in [0, 2^64)", v)
+	}
+	return fmt.Sprintf("a seed of type %T is not an integer in [0, 2^64)", e.Value)
 }
 
 // DecodeMsgpack accepts every msgpack integer encoding of a non-negative value.
@@ -62,5 +67,38 @@ func (s *Seeds) DecodeMsgpack(d *msgpack.Decoder) error {
 		}
 	}
 	*s = list
+	return nil
+}
+
+// EnvIDs is a list of env indices; unlike a plain []int it refuses nil and
+// non-integer items, which the decoder would otherwise turn into env 0.
+type EnvIDs []int
+
+// DecodeMsgpack reads an array of integers (nil stays a nil list).
+func (ids *EnvIDs) DecodeMsgpack(d *msgpack.Decoder) error {
+	n, err := d.DecodeArrayLen()
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		*ids = nil
+		return nil
+	}
+	list := make(EnvIDs, n)
+	for i := range list {
+		v, err := d.DecodeInterfaceLoose()
+		if err != nil {
+			return err
+		}
+		switch id := v.(type) {
+		case int64:
+			list[i] = int(id)
+		case uint64: // past every env index; the env refuses it as out of range
+			list[i] = int(min(id, math.MaxInt32))
+		default:
+			return fmt.Errorf("env_ids item %d is %T, not an integer", i, v)
+		}
+	}
+	*ids = list
 	return nil
 }

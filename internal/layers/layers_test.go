@@ -65,6 +65,8 @@ var rules = []rule{
 		func(imp string) bool { return !strings.HasPrefix(imp, "github.com/spf13/viper") }},
 	{"only the server imports gorilla/websocket", func(p string) bool { return !under("cmd/internal/server")(p) },
 		func(imp string) bool { return !strings.HasPrefix(imp, "github.com/gorilla/websocket") }},
+	{"only the server imports the metrics library", func(p string) bool { return !under("cmd/internal/server")(p) },
+		func(imp string) bool { return !strings.HasPrefix(imp, "github.com/prometheus/") }},
 	{"nothing below cmd/ is imported from outside it", func(p string) bool { return !under("cmd")(p) },
 		func(imp string) bool { return !under("cmd")(imp) }},
 	{"env/ never imports the wire or the server", under("env"),

@@ -8,6 +8,18 @@ others inside the server. Illegal actions are masked (logit -1e8) before the Cat
 (+1 win / -1 loss at the end; `--reward score_diff` adds the documented score-difference shaping), and the win
 rate printed is always by actual wins: a finished episode whose terminal reward is > 0. Every `--eval-every` env
 steps the greedy (argmax) policy plays `--eval-games` fixed seeded games (splendor_rl.evaluate) against the bots.
+
+Checkpoints and resuming (exactly):
+
+    python examples/ppo.py --checkpoint /tmp/ppo-state.pt --checkpoint-every 50 ...   # killed at some point
+    python examples/ppo.py --resume /tmp/ppo-state.pt          # the same run goes on, saving to the same path
+
+A checkpoint holds the full training state: weights, optimizer, counters, recent win record, and the torch, numpy
+and Python random generators. The games in progress live in the server and cannot be saved, so with
+`--checkpoint-every K` every env is reset at each multiple of K updates, with seed `derive_seed(--seed, update)`
+(splendor_rl.derive_seed; env i is dealt from that + i), in a straight run and in a resumed one alike: resuming
+from the checkpoint of update u gives bit-identical weights to the run that went on (same torch threads). A
+resumed run takes its arguments from the checkpoint, except those of RUN_ARGS and OUTPUT_ARGS (see below).
 """
 
 from __future__ import annotations
@@ -28,6 +40,11 @@ from tqdm import tqdm
 import splendor_rl
 from splendor_rl.evaluate import play, wilson
 from splendor_rl.policy import MLPPolicy, save_checkpoint
+
+# A resumed run takes the arguments that say where and how this process runs from its command line, the output
+# paths from its command line when given there, and every other argument (they shape the run) from the checkpoint.
+RUN_ARGS = {"url", "time_limit", "torch_threads", "progress", "resume"}
+OUTPUT_ARGS = {"save", "log_csv", "checkpoint"}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -62,6 +79,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--save", default=None, metavar="PATH", help="write a checkpoint here (at every eval and at "
                    "the end)")
     p.add_argument("--log-csv", default=None, metavar="PATH", help="append the learning curve here")
+    p.add_argument("--checkpoint", default=None, metavar="PATH", help="save the full training state here every "
+                   "--checkpoint-every updates and at the end; `{update}` in PATH is replaced by the update count")
+    p.add_argument("--checkpoint-every", type=int, default=0, metavar="K", help="updates between checkpoints "
+                   "(0: only at the end); the envs are reset with seeds derived from (seed, update) at each")
+    p.add_argument("--resume", default=None, metavar="PATH", help="continue the run saved in this checkpoint")
     p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no tqdm bar")
     args = p.parse_args(argv)
@@ -71,8 +93,42 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
+def rng_state() -> dict:
+    """The torch, numpy and Python generators, in types a weights_only checkpoint holds."""
+    name, keys, *rest = np.random.get_state()
+    return {"torch": torch.get_rng_state(), "numpy": (name, keys.tolist(), *rest), "python": random.getstate()}
+
+
+def set_rng_state(state: dict) -> None:
+    torch.set_rng_state(state["torch"])
+    name, keys, *rest = state["numpy"]
+    np.random.set_state((name, np.array(keys, dtype=np.uint32), *rest))
+    version, internal, gauss = state["python"]
+    random.setstate((version, tuple(internal), gauss))
+
+
+def env_seed(args: argparse.Namespace, update: int) -> int:
+    """The seed every env is reset with before update `update` (0-based): --seed first, then one derived from
+    (seed, update) at each checkpoint boundary, so that a resumed run deals what the straight run dealt."""
+    return args.seed if update == 0 else splendor_rl.derive_seed(args.seed, update)
+
+
+def load_resume(args: argparse.Namespace) -> dict | None:
+    """The checkpoint to resume from (None for a new run); its training arguments replace the command line's."""
+    if not args.resume:
+        return None
+    ckpt = torch.load(args.resume, map_location="cpu", weights_only=True)
+    if "train" not in ckpt:
+        raise SystemExit(f"{args.resume} holds weights only (--save); resume from a --checkpoint file")
+    for key, value in ckpt["args"].items():
+        if key not in RUN_ARGS and not (key in OUTPUT_ARGS and getattr(args, key) is not None):
+            setattr(args, key, value)
+    return ckpt
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    resumed = load_resume(args)
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -128,16 +184,38 @@ def main(argv=None) -> int:
     global_step, next_eval = 0, args.eval_every
     recent_wins: deque = deque(maxlen=1000)   # 1 per finished training episode won, else 0
     episodes = 0
-    next_obs, infos = envs.reset(seed=args.seed)
-    next_mask = infos["action_mask"].copy()
-    next_done = torch.zeros(N)
-    bar = tqdm(total=args.num_iterations * args.batch_size, unit="step", disable=not args.progress,
-               dynamic_ncols=True, mininterval=2.0)
     last_eval_step = -1
+    done_updates = saved_at = 0
 
-    for iteration in range(1, args.num_iterations + 1):
+    def save_state(update: int) -> None:
+        train = {"optimizer": optimizer.state_dict(), "rng": rng_state(), "update": update,
+                 "global_step": global_step, "next_eval": next_eval, "last_eval_step": last_eval_step,
+                 "episodes": episodes, "recent_wins": list(recent_wins)}
+        save_checkpoint(args.checkpoint.format(update=update), model, args=vars(args), env_steps=global_step,
+                        train=train)
+
+    if resumed is not None:
+        train = resumed["train"]
+        model.load_state_dict(resumed["state_dict"])
+        optimizer.load_state_dict(train["optimizer"])
+        done_updates = saved_at = train["update"]
+        global_step, next_eval, last_eval_step = train["global_step"], train["next_eval"], train["last_eval_step"]
+        episodes = train["episodes"]
+        recent_wins.extend(train["recent_wins"])
+        set_rng_state(train["rng"])
+        print(f"resumed {args.resume} at update {done_updates} ({global_step:,} env steps)", flush=True)
+    bar = tqdm(total=args.num_iterations * args.batch_size, initial=done_updates * args.batch_size, unit="step",
+               disable=not args.progress, dynamic_ncols=True, mininterval=2.0)
+
+    first, first_step = done_updates + 1, global_step  # where this process starts
+    for iteration in range(first, args.num_iterations + 1):
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = (1.0 - (iteration - 1.0) / args.num_iterations) * args.learning_rate
+        if iteration == first or args.checkpoint_every and (iteration - 1) % args.checkpoint_every == 0:
+            # A checkpoint boundary (or this process's start): a resumed run restarts every game here too.
+            next_obs, infos = envs.reset(seed=env_seed(args, iteration - 1))
+            next_mask = infos["action_mask"].copy()
+            next_done = torch.zeros(N)
 
         # Rollout.
         for t in range(T):
@@ -215,12 +293,16 @@ def main(argv=None) -> int:
                             refresh=False)
         if not args.progress and iteration % 10 == 0:
             print(f"step {global_step:>9,} {minutes:5.1f} min | train win {100 * win:5.1f}% (episodes {episodes}) | "
-                  f"{global_step / (minutes * 60):.0f} steps/s", flush=True)
+                  f"{(global_step - first_step) / (minutes * 60):.0f} steps/s", flush=True)
         out_of_time = args.time_limit and minutes >= args.time_limit
         if args.eval_every and args.eval_games > 0 and global_step >= next_eval and not out_of_time:
             evaluate(global_step, minutes, recent_wins)
             last_eval_step = global_step
             next_eval += args.eval_every
+        done_updates = iteration
+        if args.checkpoint and args.checkpoint_every and iteration % args.checkpoint_every == 0:
+            save_state(iteration)
+            saved_at = iteration
         if out_of_time:
             tqdm.write(f"time limit of {args.time_limit} min reached")
             break
@@ -228,7 +310,8 @@ def main(argv=None) -> int:
     bar.close()
     minutes = (time.time() - start) / 60
     win = np.mean(recent_wins) if recent_wins else float("nan")
-    print(f"done: {global_step:,} env steps in {minutes:.1f} min ({global_step / (minutes * 60):.0f} steps/s), "
+    rate = (global_step - first_step) / (minutes * 60)
+    print(f"done: {global_step:,} env steps in {minutes:.1f} min ({rate:.0f} steps/s), "
           f"{episodes} training episodes, train win rate vs {args.opponent} {100 * win:.1f}% "
           f"(last {len(recent_wins)} episodes)", flush=True)
     if args.eval_games > 0 and last_eval_step != global_step:
@@ -237,6 +320,10 @@ def main(argv=None) -> int:
         save_checkpoint(args.save, model, args=vars(args), env_steps=global_step)
     if args.save:
         print(f"saved {args.save}")
+    if args.checkpoint and saved_at != done_updates:
+        save_state(done_updates)
+    if args.checkpoint:
+        print(f"training state of update {done_updates} in {args.checkpoint.format(update=done_updates)}")
     envs.close()
     if log_file:
         log_file.close()

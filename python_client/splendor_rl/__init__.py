@@ -11,27 +11,29 @@ from __future__ import annotations
 from typing import Any
 
 from .connection import Connection
-from .errors import (BadOption, BadRequest, BadSeed, BadShape, IllegalAction, InternalError, LimitExceeded,
-                     ProtocolError, SplendorError, Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
+from .errors import (BadOption, BadRequest, BadSeed, BadShape, ConnectionLost, IllegalAction, InternalError,
+                     LimitExceeded, ProtocolError, SplendorError, Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
 from .server import LocalServer, find_binary
 from .single import SplendorEnv
-from .vector import SplendorVectorEnv
+from .vector import SplendorVectorEnv, derive_seed
 
 __all__ = ["make_vec", "make", "make_aec", "Connection", "LocalServer", "find_binary", "SplendorVectorEnv",
-           "SplendorEnv", "SplendorError", "BadRequest", "UnknownOp", "Unauthorized", "UnknownEnv", "BadOption",
-           "BadSeed", "BadShape", "IllegalAction", "UnknownHandle", "LimitExceeded", "InternalError",
-           "ProtocolError"]
+           "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp", "Unauthorized", "UnknownEnv",
+           "BadOption", "BadSeed", "BadShape", "IllegalAction", "UnknownHandle", "LimitExceeded", "InternalError",
+           "ProtocolError", "ConnectionLost"]
 
 
 def make_vec(env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
-             **options: Any) -> SplendorVectorEnv:
-    """A batched `gymnasium.vector.VectorEnv` of `num_envs` server envs (see `SplendorVectorEnv`)."""
-    return SplendorVectorEnv(env_id, num_envs, seed=seed, url=url, **options)
+             reconnect: bool = False, **options: Any) -> SplendorVectorEnv:
+    """A batched `gymnasium.vector.VectorEnv` of `num_envs` server envs (see `SplendorVectorEnv`, also for
+    `reconnect=True`)."""
+    return SplendorVectorEnv(env_id, num_envs, seed=seed, url=url, reconnect=reconnect, **options)
 
 
-def make(env_id: str = "splendor-v1", *, seed: int = 0, url: str | None = None, **options: Any) -> SplendorEnv:
+def make(env_id: str = "splendor-v1", *, seed: int = 0, url: str | None = None, reconnect: bool = False,
+         **options: Any) -> SplendorEnv:
     """A single `gymnasium.Env` playing one seat against built-in bots (see `SplendorEnv`)."""
-    return SplendorEnv(env_id, seed=seed, url=url, **options)
+    return SplendorEnv(env_id, seed=seed, url=url, reconnect=reconnect, **options)
 
 
 def make_aec(env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, url: str | None = None,

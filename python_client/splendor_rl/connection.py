@@ -22,7 +22,7 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from .codec import pack, unpack
-from .errors import ProtocolError, from_reply
+from .errors import ConnectionLost, ProtocolError, from_reply
 
 PROTOCOL_VERSION = 1
 
@@ -32,17 +32,23 @@ READ_SIZE = 1 << 20
 # How often an idle connection answers pings: well within the server's ping interval (30 s by default).
 PING_CHECK_SECONDS = 0.25
 
+# How long close() waits to send its close frame to a peer that does not read.
+CLOSE_SEND_SECONDS = 1.0
+
 
 class Connection:
     """A connection to a server. `send` and `recv` may be interleaved to pipeline requests: replies come back in
     request order, each matched to its request id. Server errors are raised as `SplendorError` subclasses by the
-    `recv` that reads them; the connection stays usable. `timeout` bounds the wait for each reply."""
+    `recv` that reads them; the connection stays usable. However the connection ends (a close frame, a reset, the
+    server gone), `send` and `recv` raise `ConnectionLost`, then and on every later call. `timeout` bounds the
+    wait for each reply; `connect_timeout` (default `timeout`) bounds connecting, the handshake and hello."""
 
-    def __init__(self, url: str, token: str | None = None, timeout: float = 60.0):
+    def __init__(self, url: str, token: str | None = None, timeout: float = 60.0,
+                 connect_timeout: float | None = None):
         self.url = url
         self.timeout = timeout
         uri = parse_uri(url)
-        sock = socket.create_connection((uri.host, uri.port), timeout=timeout)
+        sock = socket.create_connection((uri.host, uri.port), timeout=connect_timeout or timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if uri.secure:
             sock = ssl.create_default_context().wrap_socket(sock, server_hostname=uri.host)
@@ -54,9 +60,19 @@ class Connection:
         self._in_flight: deque[int] = deque()
         self._lock = threading.Lock()  # the protocol and socket: the caller's, or the watcher's between calls
         self._closed = False
-        self._handshake()
+        self._lost = False
+        try:
+            self._handshake()
+        except BaseException:
+            sock.close()
+            raise
         threading.Thread(target=self._answer_pings, daemon=True).start()
-        self.hello = self.call("hello", token=token)
+        try:
+            self.hello = self.call("hello", token=token)
+        except BaseException:
+            self.close()  # a refused token, say: do not leave the socket and the watcher behind
+            raise
+        sock.settimeout(timeout)
         if self.hello.get("protocol") != PROTOCOL_VERSION:
             self.close()
             raise ProtocolError(f"server speaks protocol {self.hello.get('protocol')}, this client {PROTOCOL_VERSION}")
@@ -68,7 +84,6 @@ class Connection:
             for event in self._ws.events_received():
                 if isinstance(event, Response):
                     if self._ws.handshake_exc is not None:
-                        self._sock.close()
                         raise self._ws.handshake_exc
                     return
             self._read()
@@ -79,6 +94,7 @@ class Connection:
         message.update((k, v) for k, v in fields.items() if v is not None)
         frame = pack(message)
         with self._lock:
+            self._check_open()
             self._next_id += 1
             self._ws.send_binary(frame)
             self._flush()
@@ -107,14 +123,31 @@ class Connection:
     def in_flight(self) -> int:
         return len(self._in_flight)
 
+    def _check_open(self) -> None:
+        """Fail fast on a connection known to be over (the watcher may have read its close frame): a request
+        sent now could never be answered."""
+        if self._closed or self._lost or self._ws.state is not State.OPEN:
+            raise self._lost_error()
+
+    def _lost_error(self) -> ConnectionLost:
+        """Why the connection ended: the server's close frame if one came, else 1006. Marks it lost for good."""
+        self._lost = True
+        if self._closed:
+            return ConnectionLost(self.url, 1000, "closed by this client")
+        rcvd = self._ws.close_rcvd
+        return ConnectionLost(self.url) if rcvd is None else ConnectionLost(self.url, rcvd.code, rcvd.reason)
+
     def _message(self) -> bytes:
         """The next whole binary message; pings are answered on the way (by the protocol object)."""
         while not self._messages:
             for event in self._ws.events_received():
                 self._take(event)
+            if self._messages:
+                break  # before flushing (pongs, a close reply), which may fail on a peer that already left
+            if self._closed or self._lost or self._ws.close_rcvd is not None:  # nothing more will come
+                raise self._lost_error()
             self._flush()
-            if not self._messages:
-                self._read()
+            self._read()
         return self._messages.popleft()
 
     def _take(self, frame: Frame) -> None:
@@ -129,11 +162,13 @@ class Connection:
     def _read(self) -> None:
         try:
             data = self._sock.recv(READ_SIZE)
-        except socket.timeout:
-            raise TimeoutError(f"no reply from {self.url} within {self.timeout}s") from None
+        except TimeoutError:
+            raise TimeoutError(f"no reply from {self.url} within {self._sock.gettimeout()}s") from None
+        except OSError as exc:  # reset, or the socket closed under us
+            raise self._lost_error() from exc
         if not data:
             self._ws.receive_eof()
-            raise self._ws.close_exc
+            raise self._lost_error()
         self._ws.receive_data(data)
 
     def _answer_pings(self) -> None:
@@ -155,19 +190,28 @@ class Connection:
     def _flush(self) -> None:
         for data in self._ws.data_to_send():
             if data:
-                self._sock.sendall(data)
+                try:
+                    self._sock.sendall(data)
+                except TimeoutError:
+                    raise
+                except OSError as exc:  # BrokenPipeError, ConnectionResetError: the peer is gone
+                    raise self._lost_error() from exc
 
     def close(self) -> None:
-        """Close the WebSocket (the server frees this connection's batches) and the socket."""
+        """Close the WebSocket (the server frees this connection's batches) and the socket. Idempotent, and
+        silent whatever state the connection is in."""
         with self._lock:
-            self._closed = True
+            if self._closed:
+                return
             try:
-                if self._ws.state is State.OPEN:
+                if self._ws.state is State.OPEN and not self._lost:
+                    self._sock.settimeout(CLOSE_SEND_SECONDS)
                     self._ws.send_close()
                     self._flush()
-            except OSError:
+            except OSError:  # ConnectionLost or a timeout: the peer is gone or not listening
                 pass
             finally:
+                self._closed = True
                 self._sock.close()
 
     def __enter__(self) -> "Connection":

@@ -64,6 +64,32 @@ class ProtocolError(Exception):
     """The server said something this client does not understand (a version mismatch or a bug)."""
 
 
+# The WebSocket close codes a connection to this server ends with (PROTOCOL.md §8); docs/python.md lists them.
+CLOSE_CODES: dict[int, str] = {
+    1000: "closed normally: the server's idle timeout (reason \"idle timeout\"), or this client closed it",
+    1001: "the server is shutting down (reason \"server shutting down\")",
+    1006: "no close frame: the server was killed, the network dropped, or the socket was reset",
+    1008: "policy violation: a wrong or missing token, or no hello with it in time",
+    1009: "a request was larger than the server's max_message_bytes",
+}
+
+
+class ConnectionLost(ConnectionError):
+    """The connection ended, whichever way: `code` is the WebSocket close code the server sent (1006 when no close
+    frame came) and `reason` its close reason. Requests in flight may or may not have run (PROTOCOL.md §7); the
+    server freed the connection's batches. Reconnect, or use an env made with `reconnect=True`."""
+
+    def __init__(self, url: str, code: int = 1006, reason: str = ""):
+        detail = repr(reason) if reason else CLOSE_CODES.get(code, "")
+        super().__init__(f"connection to {url} lost (close code {code}{': ' + detail if detail else ''})")
+        self.url = url
+        self.code = code
+        self.reason = reason
+
+    def __reduce__(self):  # pickles (for multiprocessing) from the fields, not from the message
+        return type(self), (self.url, self.code, self.reason)
+
+
 ERRORS: dict[str, type[SplendorError]] = {
     cls.code: cls
     for cls in (BadRequest, UnknownOp, Unauthorized, UnknownEnv, BadOption, BadSeed, BadShape, IllegalAction,

@@ -8,14 +8,21 @@ Game j (0-based) is dealt from episode seed `--seed + j`, which also draws the p
 game j come from a generator seeded by (seed, j), so the result depends only on the arguments (not on
 `--num-envs` or on timing). A win is a terminal reward > 0 for the policy's seat; a truncated game (turn limit) is
 not a win. `--policy random` needs no torch; a checkpoint (saved by examples/ppo.py) needs torch.
+
+`--results PATH` writes each finished game to PATH (JSON Lines) as it ends; with `--resume`, the games already in
+PATH are not played again and the new ones are appended, so that an interrupted run, resumed, prints what an
+uninterrupted one would have. (Since every game depends only on the arguments and its index, this is exact.)
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
+import os
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -41,6 +48,56 @@ class Result:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class Game:
+    """One finished game: its outcome for the policy and the policy's decisions in it."""
+    outcome: str            # "win", "loss", "draw" or "truncated"
+    steps: int
+
+
+def summarize(games: Sequence[Game]) -> Result:
+    kinds = [g.outcome for g in games]
+    return Result(games=len(games), wins=kinds.count("win"), losses=kinds.count("loss"), draws=kinds.count("draw"),
+                  truncated=kinds.count("truncated"), steps=sum(g.steps for g in games))
+
+
+class ResultsFile:
+    """JSON Lines: {"run": {...the arguments that decide the games...}}, then {"game", "outcome", "steps"} per
+    finished game, flushed as each ends so that a killed run keeps every game it finished. With `resume`, an
+    existing file of the same run is read into `done` (a last line cut short by the kill is dropped) and
+    appended to."""
+
+    def __init__(self, path: str, run: dict, resume: bool = False):
+        self.done: dict[int, Game] = {}
+        if resume and os.path.exists(path):
+            self.done = self._load(path, run)
+            self.file = open(path, "a")
+        else:
+            self.file = open(path, "w")
+            self._write({"run": run})
+
+    @staticmethod
+    def _load(path: str, run: dict) -> dict[int, Game]:
+        with open(path, "r+b") as f:
+            data = f.read()
+            data = data[:data.rfind(b"\n") + 1]  # drop an unfinished last line
+            f.truncate(len(data))
+        lines = data.decode().splitlines()
+        if not lines or json.loads(lines[0]).get("run") != run:
+            raise ValueError(f"{path} holds the results of another run (its first line is not {{'run': {run}}})")
+        return {row["game"]: Game(row["outcome"], row["steps"]) for row in map(json.loads, lines[1:])}
+
+    def add(self, game: int, result: Game) -> None:
+        self._write({"game": game, **asdict(result)})
+
+    def _write(self, row: dict) -> None:
+        self.file.write(json.dumps(row) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -119,60 +176,72 @@ def checkpoint_policy(path: str, seed: int = 0, sample: bool = False) -> Policy:
 
 def play(policy: Policy, games: int, *, seed: int = 0, opponent: str = "random", players: int = 2,
          num_envs: int = 64, url: str | None = None, connection: Connection | None = None,
-         env_id: str = "splendor-v1", **options) -> Result:
-    """Play `games` seeded games of `policy` against `opponent` bots; see the module docstring."""
-    num_envs = max(1, min(num_envs, games))
-    server = None
-    if connection is None and url is None:
-        server = LocalServer()
-        url = server.url
-    envs = SplendorVectorEnv(env_id, num_envs, seed=seed, url=url, connection=connection, mode="vs_bots",
-                             bots=opponent, players=players, autoreset="disabled", **options)
-    result = Result()
-    try:
-        game_of = np.arange(num_envs)            # the game each env plays; -1 once there is none left
-        next_game = num_envs
-        obs, infos = envs.reset(seed=[seed + int(g) for g in game_of])
-        outcome: dict[int, str] = {}
-        while len(outcome) < games:
-            actions = infos["action_mask"].argmax(axis=1)  # any legal action for envs replaying a dummy deal
-            live = np.flatnonzero(game_of >= 0)
-            actions[live] = policy(obs[live], infos["action_mask"][live], game_of[live])
-            obs, rewards, terminated, truncated, infos = envs.step(actions)
-            result.steps += len(live)
-            ended = np.flatnonzero(terminated | truncated)
-            if len(ended) == 0:
-                continue
-            for i in ended:
-                g = int(game_of[i])
-                if g >= 0:
-                    outcome[g] = ("truncated" if truncated[i] and not terminated[i] else
-                                  "win" if rewards[i] > 0 else "loss" if rewards[i] < 0 else "draw")
-                    rngs = getattr(policy, "rngs", None)
-                    if rngs is not None:
-                        rngs.forget(g)
+         env_id: str = "splendor-v1", done: dict[int, Game] | None = None,
+         on_game: Callable[[int, Game], None] | None = None, **options) -> Result:
+    """Play `games` seeded games of `policy` against `opponent` bots; see the module docstring. Games already in
+    `done` (index → Game) are not played again; `on_game(index, game)` is called as each other game ends."""
+    done = done or {}
+    finished = {g: done[g] for g in range(games) if g in done}
+    todo = [g for g in range(games) if g not in finished]
+
+    def record(g: int, game: Game) -> None:
+        finished[g] = game
+        if on_game is not None:
+            on_game(g, game)
+
+    if todo:
+        server = None
+        if connection is None and url is None:
+            server = LocalServer()
+            url = server.url
+        envs = SplendorVectorEnv(env_id, max(1, min(num_envs, len(todo))), seed=seed, url=url,
+                                 connection=connection, mode="vs_bots", bots=opponent, players=players,
+                                 autoreset="disabled", **options)
+        try:
+            _play_games(policy, envs, todo, seed, record)
+        finally:
+            envs.close()
+            if server is not None:
+                server.stop()
+    return summarize([finished[g] for g in range(games)])
+
+
+def _play_games(policy: Policy, envs: SplendorVectorEnv, todo: list[int], seed: int,
+                record: Callable[[int, Game], None]) -> None:
+    """Play the games `todo` on `envs` (autoreset disabled), each env taking the next one when its game ends."""
+    num_envs = envs.num_envs
+    game_of = np.array(todo[:num_envs])     # the game each env plays; -1 once there is none left
+    queue = todo[num_envs:][::-1]           # the games no env has taken yet, the next one last
+    steps = np.zeros(max(todo) + 1, np.int64)
+    left = len(todo)
+    obs, infos = envs.reset(seed=[seed + int(g) for g in game_of])
+    while left:
+        actions = infos["action_mask"].argmax(axis=1)  # any legal action for envs replaying a dummy deal
+        live = np.flatnonzero(game_of >= 0)
+        actions[live] = policy(obs[live], infos["action_mask"][live], game_of[live])
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        steps[game_of[live]] += 1
+        ended = np.flatnonzero(terminated | truncated)
+        for i in ended[game_of[ended] >= 0]:
+            g = int(game_of[i])
+            record(g, Game(_outcome(terminated[i], truncated[i], rewards[i]), int(steps[g])))
+            left -= 1
+            rngs = getattr(policy, "rngs", None)
+            if rngs is not None:
+                rngs.forget(g)
+        if len(ended) and left:
             # Ended envs take the next games in env order; with none left they replay a dummy deal, ignored.
-            seeds = []
-            for i in ended:
-                if next_game < games:
-                    game_of[i], next_game = next_game, next_game + 1
-                    seeds.append(seed + int(game_of[i]))
-                else:
-                    game_of[i] = -1
-                    seeds.append(seed)
-            if len(outcome) < games:
-                reset_mask = np.zeros(num_envs, bool)
-                reset_mask[ended] = True
-                obs, infos = envs.reset(seed=seeds, options={"reset_mask": reset_mask})
-        kinds = [outcome[g] for g in range(games)]
-        result.games = games
-        result.wins, result.losses = kinds.count("win"), kinds.count("loss")
-        result.draws, result.truncated = kinds.count("draw"), kinds.count("truncated")
-    finally:
-        envs.close()
-        if server is not None:
-            server.stop()
-    return result
+            game_of[ended] = [queue.pop() if queue else -1 for _ in ended]
+            seeds = [seed + max(0, int(game_of[i])) for i in ended]
+            reset_mask = np.zeros(num_envs, bool)
+            reset_mask[ended] = True
+            obs, infos = envs.reset(seed=seeds, options={"reset_mask": reset_mask})
+
+
+def _outcome(terminated: bool, truncated: bool, reward: float) -> str:
+    if truncated and not terminated:
+        return "truncated"
+    return "win" if reward > 0 else "loss" if reward < 0 else "draw"
 
 
 def format_result(name: str, opponent: str, r: Result) -> str:
@@ -182,6 +251,15 @@ def format_result(name: str, opponent: str, r: Result) -> str:
     if r.draws:
         line += f", {r.draws} draws"
     return line
+
+
+def run_key(args: argparse.Namespace) -> dict:
+    """What decides the games, a checkpoint by its content (not --games: a resumed run may ask for more)."""
+    run = {k: getattr(args, k) for k in ("policy", "opponent", "seed", "players", "sample", "max_rounds")}
+    if args.policy != "random":
+        with open(args.policy, "rb") as f:
+            run["policy_sha256"] = hashlib.sha256(f.read()).hexdigest()
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -197,9 +275,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-rounds", type=int, default=None, help="the env's turn limit (default the env's)")
     parser.add_argument("--url", default=None, help="a running server (default: start a local one)")
     parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--results", default=None, metavar="PATH", help="write each finished game here (JSON "
+                        "Lines) as it ends")
+    parser.add_argument("--resume", action="store_true", help="do not replay the games already in --results")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.resume and not args.results:
+        parser.error("--resume needs --results")
 
     if args.policy == "random":
         policy = random_policy(args.seed)
@@ -211,8 +294,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         torch.set_num_threads(args.torch_threads)
         policy = checkpoint_policy(args.policy, seed=args.seed, sample=args.sample)
     options = {} if args.max_rounds is None else {"max_rounds": args.max_rounds}
-    result = play(policy, args.games, seed=args.seed, opponent=args.opponent, players=args.players,
-                  num_envs=args.num_envs, url=args.url, **options)
+    results = None
+    if args.results:
+        try:
+            results = ResultsFile(args.results, run_key(args), resume=args.resume)
+        except ValueError as exc:
+            parser.error(str(exc))
+    try:
+        result = play(policy, args.games, seed=args.seed, opponent=args.opponent, players=args.players,
+                      num_envs=args.num_envs, url=args.url, done=results.done if results else None,
+                      on_game=results.add if results else None, **options)
+    finally:
+        if results is not None:
+            results.close()
     print(format_result(args.policy, args.opponent, result))
     return 0
 

@@ -6,6 +6,7 @@ arguments of `MLPPolicy`, so `load_checkpoint` rebuilds the network without the 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -117,9 +118,12 @@ def _plain(value: Any) -> Any:
 
 
 def save_checkpoint(path: str, model: MLPPolicy, **extra: Any) -> None:
-    """state_dict + the config that rebuilds the network, + any plain metadata (args, steps, win rate...)."""
+    """state_dict + the config that rebuilds the network, + any plain metadata (args, steps, win rate...).
+    Written to a temporary file first, then renamed: a run killed while saving leaves the previous checkpoint."""
     extra = _plain(extra)
-    torch.save({"state_dict": model.state_dict(), "config": dict(model.config), **extra}, path)
+    tmp = f"{path}.tmp"
+    torch.save({"state_dict": model.state_dict(), "config": dict(model.config), **extra}, tmp)
+    os.replace(tmp, path)
 
 
 def load_checkpoint(path: str) -> tuple[MLPPolicy, dict]:

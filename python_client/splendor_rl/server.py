@@ -32,14 +32,19 @@ def find_binary() -> str:
 
 
 class LocalServer:
-    """A splendor-server process on a free loopback port, stopped by `stop()`, on leaving a `with` block, or when
-    Python exits. `url` is its WebSocket address."""
+    """A splendor-server process on a loopback port (a free one unless `port` is given), stopped by `stop()`, on
+    leaving a `with` block, or when Python exits. `url` is its WebSocket address.
+
+    It also exits when this Python process dies without stopping it, even by SIGKILL: it runs with
+    `--exit-on-stdin-close`, and its stdin is a pipe whose write end only this process holds (the kernel closes it
+    when the process dies). A child made by a bare fork (multiprocessing's "fork") inherits that end too, and keeps
+    the server alive until it exits as well."""
 
     def __init__(self, binary: str | None = None, args: tuple[str, ...] = ("--log-level", "warn"),
-                 startup_timeout: float = 30.0):
+                 startup_timeout: float = 30.0, port: int = 0):
         self.binary = binary or find_binary()
-        self.process = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", *args], stdout=subprocess.PIPE,
-                                        text=True)
+        command = [self.binary, "--listen", f"127.0.0.1:{port}", "--exit-on-stdin-close", *args]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         lines: queue.Queue[str] = queue.Queue()
         # The server prints its address first; the rest of stdout is drained so that it never blocks on it.
         threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
@@ -69,6 +74,8 @@ class LocalServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.process.stdin is not None:
+            self.process.stdin.close()
         atexit.unregister(self.stop)
 
     @property

@@ -14,14 +14,19 @@ class SplendorEnv(gym.Env):
     """The agent owns one seat of a `vs_bots` game (the seat is drawn per episode unless `seat` is given); the
     bots play the others on the server. `action_masks()` returns the legal actions, as sb3-contrib's
     `MaskablePPO` expects. An illegal action defaults to `illegal_action="forfeit"`: the episode ends as a loss
-    (-1), which keeps generic tools that sample any action working; pass "error" to raise instead."""
+    (-1), which keeps generic tools that sample any action working; pass "error" to raise instead.
+
+    With `reconnect=True` a lost connection ends the episode as truncated, with `info["reconnected"]` True, and
+    the step returns the first observation of a new one (see `SplendorVectorEnv`)."""
 
     metadata = {"render_modes": []}
 
     def __init__(self, env_id: str = "splendor-v1", *, seed: int = 0, url: str | None = None, bots: Any = "random",
-                 illegal_action: str = "forfeit", **options: Any):
+                 illegal_action: str = "forfeit", reconnect: bool = False, reconnect_timeout: float = 60.0,
+                 **options: Any):
         self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="vs_bots", bots=bots,
-                                      autoreset="disabled", illegal_action=illegal_action, **options)
+                                      autoreset="disabled", illegal_action=illegal_action, reconnect=reconnect,
+                                      reconnect_timeout=reconnect_timeout, **options)
         self.observation_space = self._vec.single_observation_space
         self.action_space = self._vec.single_action_space
         self.action_labels = self._vec.action_labels
@@ -38,7 +43,10 @@ class SplendorEnv(gym.Env):
 
     def _info(self, infos: dict) -> dict:
         self._mask = infos["action_mask"][0]
-        return {"action_mask": self._mask.copy(), "seat": int(infos["to_play"][0])}
+        info = {"action_mask": self._mask.copy(), "seat": int(infos["to_play"][0])}
+        if "reconnected" in infos:
+            info["reconnected"] = True
+        return info
 
     def action_masks(self) -> np.ndarray:
         return self._mask.copy()

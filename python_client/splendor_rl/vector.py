@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
+import time
 from collections import deque
+from contextlib import suppress
 from typing import Any, Sequence
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+from websockets.exceptions import InvalidHandshake
 
 from .codec import from_numpy, to_numpy
 from .connection import Connection
+from .errors import ConnectionLost, SplendorError
 from .server import LocalServer
 
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
              "disabled": AutoresetMode.DISABLED}
+
+# Reconnect attempts wait 0.1 s, then twice as long each time, at most 2 s, until reconnect_timeout has passed.
+RECONNECT_FIRST_DELAY = 0.1
+RECONNECT_MAX_DELAY = 2.0
+
+
+def derive_seed(seed: int, *keys: int) -> int:
+    """A 64-bit seed from `seed` and `keys`, far from `seed + i`: the first word of
+    `numpy.random.SeedSequence([seed, *keys]).generate_state(1, numpy.uint64)`, the same on every machine."""
+    return int(np.random.SeedSequence([seed, *keys]).generate_state(1, np.uint64)[0])
 
 
 class SplendorVectorEnv(VectorEnv):
@@ -25,10 +39,20 @@ class SplendorVectorEnv(VectorEnv):
     [N, actions]), `to_play` (the seat whose decision comes next), and `seat_rewards` ([N, players], absolute
     seats); the `rewards` returned are those of the seat that made each env's decision. Env i's first episode
     is dealt from `seed + i`; options are the env's (docs/envs/splendor.md) plus `autoreset`, `obs_dtype`,
-    `illegal_action`. Without `url` (or `connection`) a local server is started and stopped with the env."""
+    `illegal_action`. Without `url` (or `connection`) a local server is started and stopped with the env.
+
+    A lost connection raises `ConnectionLost`, unless `reconnect=True`: then the `reset` or `step` that lost it
+    dials the same URL again (retrying for up to `reconnect_timeout` seconds, else raising `ConnectionLost`),
+    re-makes the batch with seed `derive_seed(seed, k)` at the k-th reconnect and resets it. That step returns the
+    new episodes' first observations, zero rewards, `truncated` set for every env whose episode was in progress,
+    and `infos["reconnected"]` (bool [N], all True); with same_step autoreset `final_obs` holds the last
+    observations seen. `reconnects` counts them."""
 
     def __init__(self, env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
-                 token: str | None = None, connection: Connection | None = None, **options: Any):
+                 token: str | None = None, connection: Connection | None = None, reconnect: bool = False,
+                 reconnect_timeout: float = 60.0, **options: Any):
+        if reconnect and connection is not None:
+            raise ValueError("reconnect=True needs an env that owns its connection: pass url=, not connection=")
         self._server = None
         if connection is None:
             if url is None:
@@ -39,13 +63,22 @@ class SplendorVectorEnv(VectorEnv):
         else:
             self._owns_connection = False
         self.connection = connection
-        made = connection.call("make", env=env_id, num_envs=num_envs, options=options or None, seed=seed)
-        self.handle = made["handle"]
-        self.spec_info = made["spec"]
+        self._make_fields = {"env": env_id, "num_envs": num_envs, "options": options or None}
+        self._seed, self._token = seed, token
+        self.reconnect, self.reconnect_timeout, self.reconnects = reconnect, reconnect_timeout, 0
+        self._make(seed)
         self._setup_spaces(num_envs)
         self._acting: deque[np.ndarray] = deque()
         self._to_play = np.zeros(num_envs, dtype=np.int32)
+        self._obs = np.zeros(self.observation_space.shape, self.observation_space.dtype)  # the last seen
+        self._over = np.ones(num_envs, dtype=bool)  # envs with no episode in progress (what a reconnect truncates)
+        self._lost: ConnectionLost | None = None    # a send lost the connection: its recv reconnects
         self._closed = False
+
+    def _make(self, seed: int) -> None:
+        made = self.connection.call("make", seed=seed, **self._make_fields)
+        self.handle = made["handle"]
+        self.spec_info = made["spec"]
 
     def _setup_spaces(self, num_envs: int) -> None:
         spec = self.spec_info
@@ -73,8 +106,23 @@ class SplendorVectorEnv(VectorEnv):
             seeds = [int(seed) + i for i in range(count)]
         elif seed is not None:
             seeds = [int(s) for s in seed]
-        reply = self.connection.call("reset", handle=self.handle, seeds=seeds, env_ids=ids)
+        try:
+            reply = self.connection.call("reset", handle=self.handle, seeds=seeds, env_ids=ids)
+        except ConnectionLost as lost:
+            if not self.reconnect:
+                raise
+            return self._reset_after(lost, seeds, ids)
         obs, _, _, _, infos = self._unpack(reply, acting=None)
+        return obs, infos
+
+    def _reset_after(self, lost: ConnectionLost, seeds: list[int] | None,
+                     ids: list[int] | None) -> tuple[np.ndarray, dict]:
+        """The reset that lost the connection, on a new one: every env restarts, then the reset asked for."""
+        reply = self._reconnect(lost)
+        if seeds is not None or ids is not None:
+            reply = self.connection.call("reset", handle=self.handle, seeds=seeds, env_ids=ids)
+        obs, _, _, _, infos = self._unpack(reply, acting=None)
+        infos["reconnected"] = np.ones(self.num_envs, dtype=bool)
         return obs, infos
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -84,13 +132,63 @@ class SplendorVectorEnv(VectorEnv):
     def send(self, actions: Any) -> None:
         """Send a step without waiting for it: compute something else, then `recv`."""
         tensor = from_numpy(actions, "int32")
-        self.connection.send("step", handle=self.handle, actions=tensor)
+        try:
+            self.connection.send("step", handle=self.handle, actions=tensor)
+        except ConnectionLost as lost:
+            if not self.reconnect:
+                raise
+            self._lost = lost
         self._acting.append(self._to_play.copy())
 
     def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """The result of the oldest step sent with `send`."""
         acting = self._acting.popleft()
-        return self._unpack(self.connection.recv(), acting)
+        if self._lost is None:
+            try:
+                return self._unpack(self.connection.recv(), acting)
+            except ConnectionLost as lost:
+                if not self.reconnect:
+                    raise
+                self._lost = lost
+        lost, self._lost = self._lost, None
+        return self._recover(lost)
+
+    def _recover(self, lost: ConnectionLost) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """The step that lost the connection, answered after reconnecting: see the class docstring."""
+        if self._acting:  # more steps of this batch in flight: no honest answer for each
+            raise lost
+        truncated, last_obs = ~self._over, self._obs
+        obs, rewards, terminated, _, infos = self._unpack(self._reconnect(lost), acting=None)
+        infos["reconnected"] = np.ones(self.num_envs, dtype=bool)
+        if "final_obs" in infos:
+            infos["final_obs"] = np.zeros_like(obs)
+            infos["final_obs"][truncated] = last_obs[truncated]
+            infos["_final_obs"] = truncated
+        return obs, rewards, terminated, truncated, infos
+
+    def _reconnect(self, lost: ConnectionLost) -> dict:
+        """A new connection, a re-made batch and its reset's reply, retried with backoff until reconnect_timeout
+        has passed; then `lost` is raised."""
+        deadline = time.monotonic() + self.reconnect_timeout
+        delay = RECONNECT_FIRST_DELAY
+        while True:
+            self.connection.close()
+            try:
+                return self._remake(deadline)
+            except (OSError, InvalidHandshake) as exc:  # refused, reset, or 503 while the old server drains
+                if time.monotonic() + delay > deadline:
+                    raise lost from exc
+                time.sleep(delay)
+                delay = min(2 * delay, RECONNECT_MAX_DELAY)
+
+    def _remake(self, deadline: float) -> dict:
+        old = self.connection
+        self.connection = Connection(old.url, token=self._token, timeout=old.timeout,
+                                     connect_timeout=max(0.1, deadline - time.monotonic()))
+        self._make(derive_seed(self._seed, self.reconnects + 1))
+        reply = self.connection.call("reset", handle=self.handle)
+        self.reconnects += 1
+        return reply
 
     def _unpack(self, reply: dict, acting: np.ndarray | None):
         obs = to_numpy(reply["obs"])
@@ -100,21 +198,36 @@ class SplendorVectorEnv(VectorEnv):
         rows = np.arange(self.num_envs)
         rewards = np.zeros(self.num_envs, np.float32) if acting is None else seat_rewards[rows, acting]
         infos = {"action_mask": mask, "to_play": self._to_play, "seat_rewards": seat_rewards}
+        terminated, truncated = to_numpy(reply["terminated"]), to_numpy(reply["truncated"])
+        self._obs, self._over = obs, terminated | truncated  # an ended row waits for its next episode…
         if "ended" in reply:
             ended = to_numpy(reply["ended"])
             infos["final_obs"], infos["_final_obs"] = to_numpy(reply["final_obs"]), ended
-        return obs, rewards, to_numpy(reply["terminated"]), to_numpy(reply["truncated"]), infos
+            self._over = np.zeros_like(ended)  # …except under same_step, where the next one has begun
+        return obs, rewards, terminated, truncated, infos
 
     def close_extras(self, **kwargs: Any) -> None:
+        """Idempotent and silent, whatever state the connection is in."""
         if self._closed:
             return
         self._closed = True
         try:
-            while self._acting:
-                self.recv()
-            self.connection.call("close", handle=self.handle)
+            self._close_batch()
         finally:
             if self._owns_connection:
                 self.connection.close()
             if self._server is not None:
                 self._server.stop()
+
+    def _close_batch(self) -> None:
+        """Read the replies still in flight (their errors no longer matter) and close the batch on the server."""
+        if self._lost is not None:
+            return  # the connection is gone, and the server freed the batch with it
+        try:
+            for _ in range(len(self._acting)):
+                with suppress(SplendorError):
+                    self.connection.recv()
+            self._acting.clear()
+            self.connection.call("close", handle=self.handle)
+        except (ConnectionLost, TimeoutError):
+            pass  # likewise, or a server that no longer answers

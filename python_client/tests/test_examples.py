@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +93,91 @@ def test_wilson_interval():
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
     lo, hi = wilson(812, 1000)
     assert (round(lo, 3), round(hi, 3)) == (0.787, 0.835)
+
+
+def game_rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def finished(path: Path) -> int:
+    """Complete game lines so far (after the header line)."""
+    return max(0, path.read_bytes().count(b"\n") - 1) if path.exists() else 0
+
+
+def test_evaluate_resumes_a_shorter_run(url, tmp_path):
+    full = evaluate(url, "--games", "40", "--num-envs", "4")
+    results = tmp_path / "games.jsonl"
+    evaluate(url, "--games", "15", "--num-envs", "4", "--results", str(results))
+    assert len(game_rows(results)) == 15
+    assert evaluate(url, "--games", "40", "--num-envs", "3", "--results", str(results), "--resume") == full
+    assert sorted(row["game"] for row in game_rows(results)) == list(range(40)), "each game played once"
+    # Nothing left to play: the summary comes from the file alone.
+    assert evaluate(url, "--games", "40", "--results", str(results), "--resume") == full
+    proc = run("-m", "splendor_rl.evaluate", "--url", url, "--games", "40", "--seed", "1", "--results",
+               str(results), "--resume")
+    assert proc.returncode != 0 and "another run" in proc.stderr
+
+
+def test_evaluate_resumes_a_checkpoint_policy_only_for_the_same_file(url, checkpoint, tmp_path):
+    policy, results = tmp_path / "policy.pt", tmp_path / "games.jsonl"
+    policy.write_bytes(checkpoint.read_bytes())
+    evaluate(url, "--policy", str(policy), "--games", "4", "--results", str(results))
+    resumed = evaluate(url, "--policy", str(policy), "--games", "10", "--results", str(results), "--resume")
+    assert resumed == evaluate(url, "--policy", str(policy), "--games", "10")
+    policy.write_bytes(checkpoint.read_bytes() + b"\0")  # another file at the same path
+    proc = run("-m", "splendor_rl.evaluate", "--url", url, "--policy", str(policy), "--games", "10",
+               "--results", str(results), "--resume")
+    assert proc.returncode != 0 and "another run" in proc.stderr
+
+
+def test_evaluate_resumes_a_killed_run(url, tmp_path):
+    full = evaluate(url, "--games", "120", "--num-envs", "1")
+    results = tmp_path / "games.jsonl"
+    # One env plays the games one after another (about 20 ms each): killed after a few.
+    proc = subprocess.Popen([sys.executable, "-m", "splendor_rl.evaluate", "--url", url, "--games", "120",
+                             "--num-envs", "1", "--results", str(results)], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while finished(results) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.kill()
+    proc.wait(10)
+    with results.open("a") as f:
+        f.write('{"game": 11')  # a line the kill cut short
+    assert 3 <= finished(results) < 120, "killed mid-run"
+    assert evaluate(url, "--games", "120", "--num-envs", "4", "--results", str(results), "--resume") == full
+    assert sorted(row["game"] for row in game_rows(results)) == list(range(120))
+
+
+def test_ppo_resumes_bit_identically(url, tmp_path):
+    """2 updates + resume for 2 more == 4 updates straight: weights, optimizer and counters."""
+    import torch
+
+    tiny = ["--url", url, "--num-envs", "2", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "2",
+            "--hidden", "16", "--layers", "1", "--eval-every", "0", "--eval-games", "0", "--no-progress",
+            "--total-timesteps", "128", "--checkpoint-every", "2"]
+    straight, resumed = tmp_path / "straight", tmp_path / "resumed"
+    proc = run(str(EXAMPLES / "ppo.py"), *tiny, "--checkpoint", f"{straight}_{{update}}.pt")
+    assert proc.returncode == 0, proc.stderr
+    # Only where the run goes on the command line: the rest comes from the checkpoint.
+    proc = run(str(EXAMPLES / "ppo.py"), "--url", url, "--no-progress", "--resume", f"{straight}_2.pt",
+               "--checkpoint", f"{resumed}_{{update}}.pt")
+    assert proc.returncode == 0, proc.stderr
+    assert "resumed" in proc.stdout and "at update 2" in proc.stdout
+    a, b, mid = (torch.load(f"{p}.pt", weights_only=True) for p in (f"{straight}_4", f"{resumed}_4",
+                                                                    f"{straight}_2"))
+    assert a["train"]["update"] == b["train"]["update"] == 4
+    assert any(not torch.equal(a["state_dict"][k], mid["state_dict"][k]) for k in a["state_dict"]), "it trained"
+    assert same(a["state_dict"], b["state_dict"]) and same(a["train"], b["train"])
+
+
+def same(x, y) -> bool:
+    """Equal, tensors bit for bit, through nested dicts, lists and tuples."""
+    import torch
+
+    if isinstance(x, torch.Tensor):
+        return isinstance(y, torch.Tensor) and x.dtype == y.dtype and torch.equal(x, y)
+    if isinstance(x, dict):
+        return isinstance(y, dict) and x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+    if isinstance(x, (list, tuple)):
+        return type(x) is type(y) and len(x) == len(y) and all(same(u, v) for u, v in zip(x, y))
+    return x == y

@@ -1,21 +1,25 @@
 """The local server helper starts the real binary and leaves no process behind."""
 
 import os
-import time
 import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 import splendor_rl
+from splendor_rl.codec import pack, unpack
 from splendor_rl import Connection, LocalServer
 
 
 def alive(pid: int) -> bool:
+    """Running (a zombie, exited but not yet reaped by whoever adopted it, counts as gone)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
         return False
-    return True
 
 
 def test_local_server_stops_cleanly():
@@ -56,3 +60,37 @@ def test_idle_client_answers_pings():
         with Connection(srv.url) as conn:
             time.sleep(2)  # several ping intervals with no call
             assert conn.call("hello")["protocol"] == 1
+
+
+def test_plain_websockets_client_stays_connected_while_idle():
+    """Any client whose library answers pings stays connected, however long it sends nothing."""
+    from websockets.sync.client import connect
+
+    with LocalServer(args=("--log-level", "warn", "--ping-interval", "300ms")) as srv:
+        with connect(srv.url, max_size=None) as ws:
+            time.sleep(2)
+            ws.send(pack({"id": 1, "op": "hello"}))
+            assert unpack(ws.recv(timeout=10))["protocol"] == 1
+
+
+def test_server_exits_when_its_python_parent_is_killed():
+    """Even SIGKILL, which runs no atexit handler: the server sees its stdin close and exits."""
+    code = ("import time; from splendor_rl import LocalServer; srv = LocalServer(); "
+            "print(srv.process.pid, flush=True); time.sleep(120)")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    pid = None
+    try:
+        pid = int(parent.stdout.readline())  # bounded: LocalServer gives up after its startup timeout
+        assert alive(pid)
+        parent.kill()
+        parent.wait(10)
+        deadline = time.monotonic() + 5
+        while alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(pid), "the server outlived its parent"
+    finally:
+        parent.kill()
+        parent.wait(10)
+        parent.stdout.close()
+        if pid is not None and alive(pid):
+            os.kill(pid, signal.SIGKILL)

@@ -1,6 +1,7 @@
 // Package server serves envs over WebSocket + msgpack (encoding/wire): one
 // reader and one writer goroutine per connection, replies in request order,
-// batches stepped on a shared worker pool, limits enforced at the edge.
+// batches stepped on a shared worker pool, limits enforced at the edge, and
+// every byte a connection holds bounded by them (memory.go).
 package server
 
 import (
@@ -19,14 +20,31 @@ type Config struct {
 	// made batches; a make over either is refused with limit_exceeded.
 	MaxEnvsPerConnection int
 	MaxEnvsTotal         int
-	// MaxConnections bounds open connections; more are refused with HTTP 503.
+	// MaxConnections bounds open connections, upgrading ones included; more
+	// are refused with HTTP 503.
 	MaxConnections int
-	// IdleTimeout closes a connection that sent no request for this long, so
-	// forgotten clients free their envs (0: never).
+	// MaxMemory, when positive, bounds the bytes the server commits to
+	// connections and envs (memory.go); a make past it is refused with
+	// limit_exceeded, a connection with HTTP 503.
+	MaxMemory int64
+	// IdleTimeout closes a connection that sent no request for this long even
+	// though it answers pings, so that forgotten clients free their envs
+	// (0: never; dead peers are found by pings).
 	IdleTimeout time.Duration
 	// PingInterval is how often the server pings; a peer that answers no
 	// ping for two intervals is gone (0: no pings).
 	PingInterval time.Duration
+	// HelloTimeout bounds how long a connection may stay without a
+	// successful hello when a token is set.
+	HelloTimeout time.Duration
+	// HandshakeTimeout bounds reading an HTTP request's header and the
+	// WebSocket handshake, so that half-sent requests do not hold sockets
+	// (0: 5 s).
+	HandshakeTimeout time.Duration
+	// AllowedHosts are the host names (besides localhost and IP addresses)
+	// a request's Host header may carry: a name outside the list is a DNS
+	// rebinding attempt. "*" allows any.
+	AllowedHosts []string
 	// Workers is the number of goroutines stepping envs (0: one per core).
 	Workers int
 	// Token, when set, must be sent in hello before any other op.
@@ -35,8 +53,17 @@ type Config struct {
 	Version string // the server's version, announced by hello
 }
 
-// writeWait bounds one frame write: a client that stops reading must not
-// hold a writer goroutine forever.
-const writeWait = 10 * time.Second
+const (
+	// writeWait bounds one frame write, plus a second per MiB of the frame:
+	// a client that stops reading must not hold a writer goroutine forever.
+	writeWait               = 10 * time.Second
+	defaultHandshakeTimeout = 5 * time.Second
+	// preHelloReadLimit bounds frames read before a successful hello when a
+	// token is set: a stranger gets no megabytes of the server's memory.
+	preHelloReadLimit = 4 << 10
+	// httpSpare is how many plain HTTP connections (health checks, metrics,
+	// refused upgrades) may be open on top of MaxConnections.
+	httpSpare = 16
+)
 
 func (c *Config) pongWait() time.Duration { return 2 * c.PingInterval }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"errors"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -10,38 +12,80 @@ import (
 )
 
 // conn is one client connection. Its reader goroutine (run) reads a frame,
-// handles it and queues the encoded reply; its writer goroutine writes the
-// replies in order, and pings. Handling in the reader keeps replies in
-// request order while the writer overlaps sending with the next request.
+// handles it and queues the encoded reply; its writer goroutine (write)
+// writes the replies in order, and pings. Handling in the reader keeps
+// replies in request order while the writer overlaps sending with the next
+// request.
 type conn struct {
-	s     *Server
-	ws    *websocket.Conn
-	codec *wire.Codec
-	req   wire.Request
-	in    bytes.Buffer // the frame being read
-	text  bool         // the frame was a text message, which the protocol refuses
+	s      *Server
+	ws     *websocket.Conn
+	remote string
+	codec  *wire.Codec
+	req    wire.Request
+	in     bytes.Buffer // the frame being read
+	inCap  int          // c.in's capacity, as the frame_buffer_bytes gauge counts it
+	text   bool         // the frame was a text message, which the protocol refuses
 
 	batches    map[uint64]*batch
 	nextHandle uint64
-	envs       int // envs held by this connection
 	authed     bool
+	// envs and replyBytes count the envs this connection holds and the bytes
+	// of one reply to all of them; a closed batch stays counted until the
+	// writer takes its close reply, when every earlier reply is written.
+	envs       atomic.Int64
+	replyBytes atomic.Int64
 
-	out         chan *bytes.Buffer // encoded replies, in order
-	free        chan *bytes.Buffer // reply buffers to reuse
-	lastRequest atomic.Int64       // unix nanos
+	out    chan reply         // encoded replies, in order
+	free   chan *bytes.Buffer // written reply buffers, for reuse
+	taken  chan struct{}      // the writer wrote a reply
+	queued atomic.Int64       // bytes of replies queued or being written
+	held   atomic.Int64       // those and the bytes of buffers in free
+	// closeFrame is what the writer sends when the reader has ended; set by
+	// the reader before it closes out.
+	closeFrame closing
+	dropReason atomic.Pointer[string] // set once, by the first goroutine to see a drop
+	started    time.Time
+
+	lastRequest atomic.Int64 // unix nanos
 	draining    atomic.Bool
 }
 
+// reply is one encoded reply; release, if set, runs when the writer takes it.
+type reply struct {
+	buf     *bytes.Buffer
+	release func()
+}
+
+// closing is the close frame the writer sends when the reader has ended.
+type closing struct {
+	code   int // noCloseFrame when the peer is gone
+	reason string
+}
+
+const noCloseFrame = -1
+
 // queued replies a connection may have in flight before its reader waits for
-// the writer: enough for pipelining, bounded for memory.
-const queued = 16
+// the writer: enough for pipelining; their bytes are bounded separately.
+const queued = 4
 
 func newConn(s *Server, ws *websocket.Conn) *conn {
-	c := &conn{s: s, ws: ws, codec: wire.NewCodec(), batches: map[uint64]*batch{},
-		out: make(chan *bytes.Buffer, queued), free: make(chan *bytes.Buffer, queued+1)}
-	c.lastRequest.Store(time.Now().UnixNano())
+	c := &conn{s: s, ws: ws, remote: ws.RemoteAddr().String(), batches: map[uint64]*batch{},
+		out: make(chan reply, queued), free: make(chan *bytes.Buffer, 2), taken: make(chan struct{}, 1)}
+	c.codec = c.newCodec()
+	c.closeFrame = closing{code: websocket.CloseNormalClosure}
+	c.started = time.Now()
+	c.lastRequest.Store(c.started.UnixNano())
 	ws.SetReadLimit(s.cfg.MaxMessageBytes)
+	if s.cfg.Token != "" {
+		ws.SetReadLimit(preHelloReadLimit)
+	}
 	return c
+}
+
+func (c *conn) newCodec() *wire.Codec {
+	codec := wire.NewCodec()
+	codec.MaxItems = 2*c.s.cfg.MaxEnvsPerConnection + 1024 // seeds and env_ids for a whole batch, and options
+	return codec
 }
 
 // run is the reader: it owns the connection's batches and frees them when
@@ -49,24 +93,41 @@ func newConn(s *Server, ws *websocket.Conn) *conn {
 func (c *conn) run() {
 	done := make(chan struct{})
 	go func() { c.write(); close(done) }()
-	c.extendReadDeadline()
 	c.ws.SetPongHandler(func(string) error { c.extendReadDeadline(); return nil })
-	for {
-		if err := c.readFrame(); err != nil {
-			c.s.cfg.Logger.Debug("connection read ended", "err", err)
-			break
-		}
-		c.lastRequest.Store(time.Now().UnixNano())
-		c.extendReadDeadline()
-		c.out <- c.handle(c.in.Bytes())
-	}
+	c.extendReadDeadline()
+	c.serve()
 	close(c.out)
 	<-done
 	c.ws.Close()
 	for h := range c.batches {
-		c.closeBatch(h)
+		c.closeBatch(h)()
 	}
+	c.dropFree()
+	c.in = bytes.Buffer{}
+	c.countFrameBuffer()
 	c.s.forget(c)
+}
+
+// serve reads and answers requests until the connection ends or drains.
+func (c *conn) serve() {
+	for {
+		if err := c.readFrame(); err != nil {
+			c.readEnded(err)
+			return
+		}
+		c.lastRequest.Store(time.Now().UnixNano())
+		c.extendReadDeadline()
+		r, closeAfter := c.handle(c.in.Bytes())
+		c.forgetRequest()
+		c.enqueue(r)
+		if closeAfter {
+			c.end(dropUnauthorized, websocket.ClosePolicyViolation, "wrong or missing token")
+			return
+		}
+		if !c.waitForWriter() {
+			return
+		}
+	}
 }
 
 // readFrame reads the next message into c.in; a text message is read too,
@@ -77,121 +138,95 @@ func (c *conn) readFrame() error {
 		return err
 	}
 	c.in.Reset()
-	if _, err := c.in.ReadFrom(r); err != nil {
+	n, err := c.in.ReadFrom(r)
+	c.s.metrics.bytesIn.Add(float64(n))
+	if err != nil {
 		return err
 	}
 	c.text = kind != websocket.BinaryMessage
 	return nil
 }
 
-func (c *conn) extendReadDeadline() {
-	if !c.draining.Load() && c.s.cfg.PingInterval > 0 {
-		_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.pongWait()))
+// forgetRequest lets go of what a large request left behind: the frame
+// buffer, the decoder's scratch space and the decoded values.
+func (c *conn) forgetRequest() {
+	c.req = wire.Request{}
+	if c.in.Cap() > keptFrameBytes {
+		c.in = bytes.Buffer{}
+		c.codec = c.newCodec()
 	}
-	if c.draining.Load() { // checked after, in case drain ran in between
-		_ = c.ws.SetReadDeadline(time.Now().Add(drainQuiet))
+	c.countFrameBuffer()
+}
+
+func (c *conn) countFrameBuffer() {
+	c.s.metrics.frameBytes.Add(float64(c.in.Cap() - c.inCap))
+	c.inCap = c.in.Cap()
+}
+
+// readEnded records why reading stopped: the client closed, went silent,
+// sent too much, or the server is draining.
+func (c *conn) readEnded(err error) {
+	var ne net.Error
+	switch {
+	case websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived):
+		c.s.cfg.Logger.Debug("client closed the connection", "remote", c.remote)
+	case c.draining.Load():
+		c.end(dropShutdown, websocket.CloseGoingAway, "server shutting down")
+	case errors.Is(err, websocket.ErrReadLimit):
+		c.end(dropTooBig, websocket.CloseMessageTooBig, "message too big")
+	case errors.As(err, &ne) && ne.Timeout() && c.owesHello():
+		c.end(dropHelloTimeout, websocket.ClosePolicyViolation, "no hello with the token in time")
+	case errors.As(err, &ne) && ne.Timeout():
+		c.end(dropPingTimeout, noCloseFrame, "")
+	case c.dropReason.Load() != nil: // the writer ended it and said why
+	default:
+		c.s.cfg.Logger.Info("read failed", "remote", c.remote, "err", err)
+		c.dropped(dropReadError)
 	}
 }
 
-// drainQuiet is how long a draining connection waits for more requests: the
-// ones a client sent before it saw the shutdown are still answered, and a
-// quiet connection is closed soon after.
-const drainQuiet = 100 * time.Millisecond
+// end records a drop, logs it, and sets the close frame the writer sends
+// (noCloseFrame: none, the peer is gone).
+func (c *conn) end(reason string, code int, text string) {
+	c.dropped(reason)
+	c.closeFrame = closing{code: code, reason: text}
+}
 
-// drain makes the reader stop once the client has sent nothing for
-// drainQuiet (Shutdown's deadline bounds a client that keeps sending).
+// dropped counts and logs a drop once, whichever goroutine sees it first.
+func (c *conn) dropped(reason string) {
+	if c.dropReason.CompareAndSwap(nil, &reason) {
+		c.s.cfg.Logger.Info("connection dropped", "reason", reason, "remote", c.remote)
+		c.s.metrics.drops[reason].Inc()
+	}
+}
+
+// extendReadDeadline gives the peer until the next missed pong; a draining
+// connection reads only what has already arrived, and one that owes a hello
+// has until HelloTimeout.
+func (c *conn) extendReadDeadline() {
+	_ = c.ws.SetReadDeadline(c.readDeadline())
+	if c.draining.Load() { // drain may have run in between
+		_ = c.ws.SetReadDeadline(time.Now())
+	}
+}
+
+func (c *conn) readDeadline() time.Time {
+	switch {
+	case c.draining.Load():
+		return time.Now()
+	case c.owesHello() && c.s.cfg.HelloTimeout > 0:
+		return c.started.Add(c.s.cfg.HelloTimeout)
+	case c.s.cfg.PingInterval > 0:
+		return time.Now().Add(c.s.cfg.pongWait())
+	}
+	return time.Time{}
+}
+
+func (c *conn) owesHello() bool { return c.s.cfg.Token != "" && !c.authed }
+
+// drain makes the reader stop at the first frame that has not already
+// arrived: what the server has read is answered, and nothing more is read.
 func (c *conn) drain() {
 	c.draining.Store(true)
-	_ = c.ws.SetReadDeadline(time.Now().Add(drainQuiet))
-}
-
-// write sends queued replies, pings, and closes idle or draining connections.
-func (c *conn) write() {
-	tick := c.tickInterval()
-	ticker := time.NewTicker(tick)
-	defer ticker.Stop()
-	lastPing := time.Now()
-	for {
-		select {
-		case frame, ok := <-c.out:
-			if !ok {
-				c.sendClose()
-				return
-			}
-			_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
-			err := c.ws.WriteMessage(websocket.BinaryMessage, frame.Bytes())
-			c.recycle(frame)
-			if err != nil {
-				c.ws.Close() // the reader sees the error and ends
-				c.discard()
-				return
-			}
-		case <-ticker.C:
-			if c.idle() {
-				c.s.cfg.Logger.Info("closing idle connection", "remote", c.ws.RemoteAddr().String())
-				c.closeWith(websocket.CloseNormalClosure, "idle timeout")
-				c.discard()
-				return
-			}
-			if c.s.cfg.PingInterval > 0 && time.Since(lastPing) >= c.s.cfg.PingInterval {
-				_ = c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait))
-				lastPing = time.Now()
-			}
-		}
-	}
-}
-
-// discard drains the reply queue after a failed write so the reader never
-// blocks on it.
-func (c *conn) discard() {
-	for range c.out {
-	}
-}
-
-func (c *conn) tickInterval() time.Duration {
-	tick := time.Hour
-	if c.s.cfg.PingInterval > 0 {
-		tick = c.s.cfg.PingInterval
-	}
-	if c.s.cfg.IdleTimeout > 0 {
-		tick = min(tick, c.s.cfg.IdleTimeout/4)
-	}
-	return max(tick, time.Millisecond)
-}
-
-func (c *conn) idle() bool {
-	return c.s.cfg.IdleTimeout > 0 && time.Since(time.Unix(0, c.lastRequest.Load())) > c.s.cfg.IdleTimeout
-}
-
-// sendClose ends a connection whose reader stopped: "going away" when the
-// server drains, a normal closure otherwise.
-func (c *conn) sendClose() {
-	if c.draining.Load() {
-		c.closeWith(websocket.CloseGoingAway, "server shutting down")
-		return
-	}
-	c.closeWith(websocket.CloseNormalClosure, "")
-}
-
-func (c *conn) closeWith(code int, reason string) {
-	msg := websocket.FormatCloseMessage(code, reason)
-	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(writeWait))
-	c.ws.Close()
-}
-
-// buffer returns a reply buffer, reused when the writer has returned one.
-func (c *conn) buffer() *bytes.Buffer {
-	select {
-	case b := <-c.free:
-		return b
-	default:
-		return new(bytes.Buffer)
-	}
-}
-
-func (c *conn) recycle(b *bytes.Buffer) {
-	select {
-	case c.free <- b:
-	default:
-	}
+	_ = c.ws.SetReadDeadline(time.Now())
 }

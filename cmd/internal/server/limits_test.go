@@ -43,41 +43,85 @@ func TestTokenIsRequiredBeforeAnyOp(t *testing.T) {
 	_, url := start(t, cfg)
 	c := dial(t, url)
 	requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1}, &wire.MakeReply{}), wire.CodeUnauthorized)
-	requireCode(t, c.Call(wire.Request{Op: wire.OpHello, Token: "guess"}, &wire.HelloReply{}), wire.CodeUnauthorized)
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpHello, Token: "s3cret"}, &wire.HelloReply{}))
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1}, &wire.MakeReply{}))
 }
 
+// A wrong token is answered, then the connection is closed: each guess
+// costs a connection.
+func TestWrongTokenClosesTheConnection(t *testing.T) {
+	cfg := testConfig()
+	cfg.Token = "s3cret"
+	srv, url := start(t, cfg)
+	c := dial(t, url)
+	requireCode(t, c.Call(wire.Request{Op: wire.OpHello, Token: "s3creu"}, &wire.HelloReply{}), wire.CodeUnauthorized)
+	err := c.Recv(&wire.HelloReply{})
+	require.True(t, websocket.IsCloseError(err, websocket.ClosePolicyViolation), "got %v", err)
+	require.Equal(t, 1.0, counterValue(t, srv, "splendor_dropped_connections_total", "unauthorized"))
+}
+
+// Before a successful hello a connection reads small frames only, and must
+// say hello within HelloTimeout: strangers hold neither memory nor slots.
+func TestStrangersGetLittle(t *testing.T) {
+	cfg := testConfig()
+	cfg.Token = "s3cret"
+	cfg.HelloTimeout = 200 * time.Millisecond
+	_, url := start(t, cfg)
+
+	big := dial(t, url)
+	require.NoError(t, big.SendRaw(websocket.BinaryMessage, bytes.Repeat([]byte{0x90}, preHelloReadLimit+1)))
+	err := big.Recv(&wire.HelloReply{})
+	require.True(t, websocket.IsCloseError(err, websocket.CloseMessageTooBig), "got %v", err)
+
+	silent := dial(t, url)
+	start := time.Now()
+	err = silent.Recv(&wire.HelloReply{})
+	require.True(t, websocket.IsCloseError(err, websocket.ClosePolicyViolation), "got %v", err)
+	require.Less(t, time.Since(start), 2*time.Second)
+
+	friend := dial(t, url)
+	require.NoError(t, friend.Call(wire.Request{Op: wire.OpHello, Token: "s3cret"}, &wire.HelloReply{}))
+	time.Sleep(300 * time.Millisecond) // past HelloTimeout: a friend stays
+	_, reply := makeBatch(t, friend, 1024/8, nil)
+	require.Equal(t, 128, reply.Obs.Shape[0], "frames past the pre-hello limit are read after hello")
+}
+
+// The idle timeout is a separate knob: it closes a connection that sends no
+// request even though it answers pings.
 func TestIdleConnectionIsClosedAndFreed(t *testing.T) {
 	cfg := testConfig()
-	cfg.IdleTimeout = 200 * time.Millisecond
+	cfg.IdleTimeout = 500 * time.Millisecond
+	cfg.PingInterval = 100 * time.Millisecond
 	srv, url := start(t, cfg)
 	c := dial(t, url)
 	makeBatch(t, c, 10, nil)
-	err := c.Recv(&wire.HelloReply{}) // nothing to read: waits for the close
+	err := c.Recv(&wire.HelloReply{}) // nothing to read: answers pings while it waits for the close
 	require.True(t, websocket.IsCloseError(err, websocket.CloseNormalClosure), "got %v", err)
-	require.Eventually(t, func() bool { return srv.envs.Load() == 0 }, 2*time.Second, 10*time.Millisecond)
+	require.Contains(t, err.Error(), "idle timeout")
+	require.Eventually(t, func() bool { return srv.envs.used.Load() == 0 }, 2*time.Second, 10*time.Millisecond)
+	require.Equal(t, 1.0, counterValue(t, srv, "splendor_dropped_connections_total", "idle_timeout"))
 }
 
-func TestServerPings(t *testing.T) {
+// Pings go out every interval, so a peer that answers them stays connected
+// however long it sends nothing; one that answers none is dropped after two
+// intervals.
+func TestPingsKeepAnsweringPeersAndDropSilentOnes(t *testing.T) {
 	cfg := testConfig()
-	cfg.PingInterval = 50 * time.Millisecond
-	_, url := start(t, cfg)
-	c := dial(t, url)
-	pinged := make(chan struct{}, 1)
-	c.ws.SetPingHandler(func(string) error {
-		select {
-		case pinged <- struct{}{}:
-		default:
-		}
-		return nil
+	cfg.PingInterval = 150 * time.Millisecond
+	srv, url := start(t, cfg)
+	alive, silent := dial(t, url), dial(t, url)
+	pings := make(chan struct{}, 100)
+	alive.ws.SetPingHandler(func(data string) error {
+		pings <- struct{}{}
+		return alive.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
 	})
-	go func() { _ = c.Recv(&wire.HelloReply{}) }() // control frames are handled while reading
-	select {
-	case <-pinged:
-	case <-time.After(2 * time.Second):
-		t.Fatal("no ping within 2s")
-	}
+	go func() { _ = alive.Recv(&wire.HelloReply{}) }() // control frames are handled while reading
+	time.Sleep(10 * cfg.PingInterval)
+	require.GreaterOrEqual(t, len(pings), 8, "a ping every interval")
+	require.Eventually(t, func() bool { return srv.connections() == 1 }, 2*time.Second, 10*time.Millisecond,
+		"the silent peer is dropped, the answering one stays")
+	require.Equal(t, 1.0, counterValue(t, srv, "splendor_dropped_connections_total", "ping_timeout"))
+	_ = silent
 }
 
 func TestSameStepAndFloat32Replies(t *testing.T) {

@@ -1,35 +1,45 @@
 package server
 
 import (
-	"bytes"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/internal/quote"
 )
 
-// batch is one made Vector with its scratch space.
+// batch is one made Vector with its scratch space and what it commits.
 type batch struct {
-	v       *env.Vector
-	actions []int32
+	v          *env.Vector
+	actions    []int32
+	memory     int64 // bytes reserved from the server's budget
+	replyBytes int64 // bytes of one reset or step reply
 }
 
 // handle answers one request frame with one encoded reply frame. A failed
-// request changes nothing.
-func (c *conn) handle(frame []byte) *bytes.Buffer {
+// request changes nothing. closeAfter says the connection must end once the
+// reply is sent (a failed hello).
+func (c *conn) handle(frame []byte) (r reply, closeAfter bool) {
 	req := &c.req
-	reply, werr := c.safeDispatch(frame, req)
-	out := c.buffer()
+	payload, werr := c.safeDispatch(frame, req)
+	c.s.metrics.request(req.Op)
+	r.buf = c.buffer()
 	if werr != nil {
-		reply = &wire.ErrorReply{ID: req.ID, Error: *werr}
+		c.s.metrics.errors[werr.Code].Inc()
+		payload = &wire.ErrorReply{ID: req.ID, Error: *werr}
+		closeAfter = req.Op == wire.OpHello && werr.Code == wire.CodeUnauthorized
 	}
-	if err := c.codec.Encode(out, reply); err != nil {
+	if rel, ok := payload.(*closeReply); ok {
+		payload, r.release = &rel.CloseReply, rel.release
+	}
+	if err := c.codec.Encode(r.buf, payload); err != nil {
 		c.s.cfg.Logger.Error("encoding a reply failed", "op", req.Op, "err", err)
-		_ = c.codec.Encode(out, &wire.ErrorReply{ID: req.ID, Error: *wire.Errorf(wire.CodeInternal, "encoding the reply failed")})
+		_ = c.codec.Encode(r.buf, &wire.ErrorReply{ID: req.ID, Error: *wire.Errorf(wire.CodeInternal, "encoding the reply failed")})
 	}
-	return out
+	return r, closeAfter
 }
 
 // safeDispatch turns a panic (a server bug) into an internal error for this
@@ -40,7 +50,7 @@ func (c *conn) safeDispatch(frame []byte, req *wire.Request) (reply any, werr *w
 		if p := recover(); p != nil {
 			c.s.cfg.Logger.Error("request panicked", "op", req.Op, "panic", fmt.Sprint(p))
 			if _, ok := c.batches[req.Handle]; ok && req.Op != wire.OpMake {
-				c.closeBatch(req.Handle)
+				c.closeBatch(req.Handle)()
 			}
 			reply, werr = nil, wire.Errorf(wire.CodeInternal, "server error handling %s; batch %d was closed", req.Op, req.Handle)
 		}
@@ -71,15 +81,19 @@ func (c *conn) dispatch(frame []byte, req *wire.Request) (any, *wire.Error) {
 	case wire.OpClose:
 		return c.close(req)
 	}
-	return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %q (known: hello, make, reset, step, close)", req.Op)
+	return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close)", quote.String(req.Op))
 }
 
+// hello checks the token in constant time; a wrong one ends the connection
+// (handle), so guessing costs a connection per guess.
 func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
-	if c.s.cfg.Token != "" {
-		if req.Token != c.s.cfg.Token {
+	if c.s.cfg.Token != "" && !c.authed {
+		if subtle.ConstantTimeCompare([]byte(req.Token), []byte(c.s.cfg.Token)) != 1 {
 			return nil, wire.Errorf(wire.CodeUnauthorized, "wrong or missing token")
 		}
 		c.authed = true
+		c.ws.SetReadLimit(c.s.cfg.MaxMessageBytes)
+		c.extendReadDeadline()
 	}
 	return &wire.HelloReply{ID: req.ID, Protocol: wire.ProtocolVersion, Server: c.s.cfg.Version,
 		Envs: env.IDs(), Limits: c.s.Limits()}, nil
@@ -88,31 +102,48 @@ func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
 func (c *conn) make(req *wire.Request) (any, *wire.Error) {
 	n := req.NumEnvs
 	if !slices.Contains(env.IDs(), req.Env) {
-		return nil, wire.Errorf(wire.CodeUnknownEnv, "unknown env id %q (known: %v)", req.Env, env.IDs())
+		return nil, wire.Errorf(wire.CodeUnknownEnv, "unknown env id %s (known: %v)", quote.String(req.Env), env.IDs())
 	}
 	if n < 1 {
 		return nil, wire.Errorf(wire.CodeBadOption, "num_envs must be at least 1, got %d", n)
 	}
-	if n > c.s.cfg.MaxEnvsPerConnection-c.envs { // written so that a huge n cannot overflow
+	held := int(c.envs.Load())
+	if n > c.s.cfg.MaxEnvsPerConnection-held { // written so that a huge n cannot overflow
 		return nil, wire.Errorf(wire.CodeLimit, "%d envs would exceed this connection's limit of %d (%d held)",
-			n, c.s.cfg.MaxEnvsPerConnection, c.envs)
+			n, c.s.cfg.MaxEnvsPerConnection, held)
 	}
-	if !c.s.reserveEnvs(n) {
+	if !c.s.envs.take(int64(n)) {
 		return nil, wire.Errorf(wire.CodeLimit, "%d envs would exceed the server's limit of %d", n, c.s.cfg.MaxEnvsTotal)
 	}
+	b, werr := c.makeBatch(req, n)
+	if werr != nil {
+		c.s.envs.give(int64(n))
+		return nil, werr
+	}
+	c.nextHandle++
+	c.batches[c.nextHandle] = b
+	c.envs.Add(int64(n))
+	c.replyBytes.Add(b.replyBytes)
+	return &wire.MakeReply{ID: req.ID, Handle: c.nextHandle, Spec: wireSpec(&b.v.Spec, n)}, nil
+}
+
+// makeBatch builds the Vector and reserves its memory.
+func (c *conn) makeBatch(req *wire.Request, n int) (*batch, *wire.Error) {
 	var seed uint64
 	if req.Seed != nil {
 		seed = uint64(*req.Seed)
 	}
 	v, err := env.Make(req.Env, n, env.Options(req.Options), seed, c.s.pool)
 	if err != nil {
-		c.s.releaseEnvs(n)
 		return nil, envError(err)
 	}
-	c.nextHandle++
-	c.batches[c.nextHandle] = &batch{v: v, actions: make([]int32, n)}
-	c.envs += n
-	return &wire.MakeReply{ID: req.ID, Handle: c.nextHandle, Spec: wireSpec(&v.Spec, n)}, nil
+	b := &batch{v: v, actions: make([]int32, n), memory: int64(n) * envBytes(v),
+		replyBytes: int64(n) * replyBytesPerEnv(&v.Spec)}
+	if !c.s.memory.take(b.memory) {
+		return nil, wire.Errorf(wire.CodeLimit, "%d envs (%d MiB) would exceed the server's max_memory of %d MiB (%d MiB committed)",
+			n, b.memory>>20, c.s.memory.limit>>20, c.s.memory.used.Load()>>20)
+	}
+	return b, nil
 }
 
 func (c *conn) lookup(handle uint64) (*batch, *wire.Error) {
@@ -156,22 +187,36 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 	if err := b.v.Step(b.actions); err != nil {
 		return nil, envError(err)
 	}
+	c.s.metrics.steps.Add(float64(len(b.actions)))
 	return batchReply(req.ID, b.v), nil
+}
+
+// closeReply is a close's reply with what to release once the writer takes
+// it: the batch's envs and memory stay counted until every earlier reply,
+// which may be one of its replies, is written.
+type closeReply struct {
+	wire.CloseReply
+	release func()
 }
 
 func (c *conn) close(req *wire.Request) (any, *wire.Error) {
 	if _, werr := c.lookup(req.Handle); werr != nil {
 		return nil, werr
 	}
-	c.closeBatch(req.Handle)
-	return &wire.CloseReply{ID: req.ID, Closed: true}, nil
+	return &closeReply{wire.CloseReply{ID: req.ID, Closed: true}, c.closeBatch(req.Handle)}, nil
 }
 
-func (c *conn) closeBatch(handle uint64) {
-	n := c.batches[handle].v.Len()
+// closeBatch forgets a batch; the returned func gives back what it held.
+func (c *conn) closeBatch(handle uint64) func() {
+	b := c.batches[handle]
 	delete(c.batches, handle)
-	c.envs -= n
-	c.s.releaseEnvs(n)
+	return func() {
+		n := int64(b.v.Len())
+		c.envs.Add(-n)
+		c.replyBytes.Add(-b.replyBytes)
+		c.s.envs.give(n)
+		c.s.memory.give(b.memory)
+	}
 }
 
 // envError maps the env layer's errors to wire codes, once, at the edge.

@@ -47,7 +47,7 @@ func TestPanicIsContainedToItsBatch(t *testing.T) {
 	}
 	requireCode(t, c.Call(wire.Request{Op: wire.OpStep, Handle: made.Handle, Actions: zeros}, &wire.BatchReply{}), wire.CodeInternal)
 	requireCode(t, c.Call(wire.Request{Op: wire.OpStep, Handle: made.Handle, Actions: zeros}, &wire.BatchReply{}), wire.CodeUnknownHandle)
-	require.Zero(t, srv.envs.Load(), "the broken batch's envs were released")
+	require.Zero(t, srv.envs.used.Load(), "the broken batch's envs were released")
 	makeBatch(t, c, 2, nil) // the connection still works
 }
 
@@ -58,7 +58,7 @@ func TestHugeNumEnvsCannotOverflowTheLimits(t *testing.T) {
 	for _, n := range []int{math.MaxInt64, math.MaxInt64 - 1, math.MaxInt32} {
 		requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: n}, &wire.MakeReply{}), wire.CodeLimit)
 	}
-	require.Equal(t, int64(1), srv.envs.Load())
+	require.Equal(t, int64(1), srv.envs.used.Load())
 }
 
 func TestRequestsAreCheckedStrictly(t *testing.T) {

@@ -2,13 +2,12 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"runtime"
 	"sync"
-	"sync/atomic"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/splendor-rl/splendor/encoding/wire"
@@ -16,13 +15,16 @@ import (
 )
 
 // Server hosts env batches for WebSocket clients at /ws, with /healthz for
-// probes.
+// probes and /metrics for Prometheus.
 type Server struct {
 	cfg      Config
 	pool     *env.Pool
 	upgrader websocket.Upgrader
 	http     *http.Server
-	envs     atomic.Int64 // envs made and not yet closed, all connections
+	metrics  *metrics
+	envs     budget // envs made and not yet closed, all connections
+	memory   budget // bytes committed (memory.go)
+	connCost int64  // what one connection commits
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{}
@@ -37,21 +39,28 @@ func New(cfg Config) *Server {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	s := &Server{cfg: cfg, pool: env.NewPool(cfg.Workers), conns: map[*conn]struct{}{}}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = defaultHandshakeTimeout
+	}
+	s := &Server{cfg: cfg, pool: env.NewPool(cfg.Workers), conns: map[*conn]struct{}{},
+		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
+		connCost: connectionBytes(cfg.MaxMessageBytes)}
+	s.metrics = newMetrics(s)
 	// A reply is written as one frame when it fits the write buffer (a 1024-env
 	// step reply is ~0.5 MiB); fragments would make every client reassemble.
 	// The buffers come from a pool, so idle connections hold none.
-	s.upgrader = websocket.Upgrader{ReadBufferSize: 64 << 10, WriteBufferSize: 1 << 20, WriteBufferPool: &sync.Pool{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/ws", s.serveWS)
-	mux.HandleFunc("/healthz", s.serveHealth)
-	s.http = &http.Server{Handler: mux}
+	s.upgrader = websocket.Upgrader{ReadBufferSize: readBufferBytes, WriteBufferSize: writeBufferBytes,
+		WriteBufferPool: &sync.Pool{}, HandshakeTimeout: cfg.HandshakeTimeout}
+	s.http = &http.Server{Handler: s.routes(), ReadHeaderTimeout: cfg.HandshakeTimeout, IdleTimeout: time.Minute,
+		MaxHeaderBytes: 16 << 10, ErrorLog: slogError(cfg.Logger)}
 	return s
 }
 
-// Serve accepts connections on ln until Shutdown.
+// Serve accepts connections on ln until Shutdown; at most MaxConnections
+// plus a few for plain HTTP are open at once, counted from the moment they
+// are accepted.
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.http.Serve(ln)
+	err := s.http.Serve(newLimitListener(ln, s.cfg.MaxConnections+httpSpare))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -66,7 +75,7 @@ func (s *Server) Limits() wire.Limits {
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	if !s.admit() {
-		http.Error(w, "too many connections or shutting down", http.StatusServiceUnavailable)
+		http.Error(w, "too many connections, memory budget spent, or shutting down", http.StatusServiceUnavailable)
 		return
 	}
 	ws, err := s.upgrader.Upgrade(w, r, nil)
@@ -84,11 +93,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	go c.run()
 }
 
-// admit reserves a connection slot, or refuses when full or draining.
+// admit reserves a connection slot and its memory, or refuses when full or
+// draining.
 func (s *Server) admit() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.draining || s.admitted >= s.cfg.MaxConnections {
+	if s.draining || s.admitted >= s.cfg.MaxConnections || !s.memory.take(s.connCost) {
 		return false
 	}
 	s.admitted++
@@ -96,11 +106,12 @@ func (s *Server) admit() bool {
 	return true
 }
 
-// release gives back a slot taken by admit.
+// release gives back what admit took.
 func (s *Server) release() {
 	s.mu.Lock()
 	s.admitted--
 	s.mu.Unlock()
+	s.memory.give(s.connCost)
 	s.wg.Done()
 }
 
@@ -111,25 +122,17 @@ func (s *Server) forget(c *conn) {
 	s.release()
 }
 
-func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) connections() int {
 	s.mu.Lock()
-	status := struct {
-		Status      string `json:"status"`
-		Connections int    `json:"connections"`
-		Envs        int64  `json:"envs"`
-	}{"ok", len(s.conns), s.envs.Load()}
-	if s.draining {
-		status.Status = "draining"
-	}
-	s.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(status)
+	defer s.mu.Unlock()
+	return len(s.conns)
 }
 
-// Shutdown stops accepting connections, lets every connection finish the
-// request it is handling and send its replies, closes them with "going
-// away", and waits for them until ctx ends (then it closes them at once).
-// Calling it again is harmless.
+// Shutdown stops accepting connections and requests: every connection
+// finishes the request it is handling and any it has already read, sends
+// their replies, then closes with "going away". Connections still open when
+// ctx ends are cut (their clients get no close frame). Calling it again is
+// harmless.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.draining = true
@@ -138,34 +141,31 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 	err := s.http.Shutdown(ctx)
+	if errors.Is(err, ctx.Err()) {
+		err = nil // plain HTTP connections still open are cut below, like the rest
+	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-ctx.Done():
-		s.mu.Lock()
-		for c := range s.conns {
-			c.ws.Close()
-		}
-		s.mu.Unlock()
+		s.cut()
 		<-done
-		err = ctx.Err()
+		err = nil // cutting what is left is what the grace promises
 	}
 	s.closePool.Do(s.pool.Close) // a second Shutdown finds nothing left to do
 	return err
 }
 
-// reserveEnvs takes n envs from the total budget, or reports that it is spent.
-func (s *Server) reserveEnvs(n int) bool {
-	for {
-		cur := s.envs.Load()
-		if int64(n) > int64(s.cfg.MaxEnvsTotal)-cur {
-			return false
-		}
-		if s.envs.CompareAndSwap(cur, cur+int64(n)) {
-			return true
-		}
+// cut closes every connection at once, when the shutdown grace has ended.
+func (s *Server) cut() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.dropped(dropForced)
+		c.ws.Close()
+	}
+	if len(s.conns) > 0 {
+		s.cfg.Logger.Warn("shutdown grace ended; connections cut", "connections", len(s.conns))
 	}
 }
-
-func (s *Server) releaseEnvs(n int) { s.envs.Add(-int64(n)) }

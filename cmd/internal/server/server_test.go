@@ -219,6 +219,7 @@ func TestBadRequestsGetCodesAndTheConnectionStaysUsable(t *testing.T) {
 		{"negative seed", sendMap(c, map[string]any{"id": 1, "op": "make", "env": "splendor-v1", "num_envs": 1, "seed": -5}), wire.CodeBadSeed},
 		{"float seed", sendMap(c, map[string]any{"id": 1, "op": "reset", "handle": 1, "seeds": []any{1.5, 2}}), wire.CodeBadSeed},
 		{"too few seeds", sendReq(c, wire.Request{Op: "reset", Handle: 1, Seeds: wire.Seeds{1}}), wire.CodeBadShape},
+		{"nil env id", sendMap(c, map[string]any{"id": 1, "op": "reset", "handle": 1, "env_ids": []any{nil}}), wire.CodeBadRequest},
 		{"env id out of range", sendReq(c, wire.Request{Op: "reset", Handle: 1, EnvIDs: []int{5}}), wire.CodeBadShape},
 		{"too few actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Int32Tensor([]int32{0}, 1))}), wire.CodeBadShape},
 		{"float actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Float32Tensor([]float32{0, 0}, 2))}), wire.CodeBadShape},
@@ -271,7 +272,7 @@ func TestDisconnectFreesEnvs(t *testing.T) {
 	_, err := a.Send(wire.Request{Op: wire.OpStep, Handle: 1, Actions: ptr(wire.Int32Tensor(make([]int32, 256), 256))})
 	require.NoError(t, err)
 	a.Close()
-	require.Eventually(t, func() bool { return srv.envs.Load() == 0 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.envs.used.Load() == 0 }, 5*time.Second, 10*time.Millisecond)
 	require.Eventually(t, func() bool { return health(t, url).Connections == 0 }, 5*time.Second, 10*time.Millisecond)
 }
 

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/stretchr/testify/require"
+)
+
+func dialRaw(url string, header http.Header) (*websocket.Conn, *http.Response, error) {
+	ws, resp, err := websocket.DefaultDialer.Dial(url, header)
+	if err == nil {
+		ws.Close()
+	}
+	return ws, resp, err
+}
+
+// A page whose name was rebound to this machine sends its own name as Host
+// (and Origin): refused. Loopback names, IP addresses and the configured
+// names are served.
+func TestHostMustBeKnown(t *testing.T) {
+	cfg := testConfig()
+	cfg.AllowedHosts = []string{"envs.example"}
+	_, url := start(t, cfg)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	_, resp, err := dialRaw(url, http.Header{"Host": {"attacker.example:" + port}, "Origin": {"http://attacker.example:" + port}})
+	require.Error(t, err)
+	require.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode)
+	for _, host := range []string{"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "envs.example:" + port} {
+		_, _, err := dialRaw(url, http.Header{"Host": {host}})
+		require.NoError(t, err, host)
+	}
+	_, resp, err = dialRaw(url, http.Header{"Origin": {"http://attacker.example"}})
+	require.Error(t, err, "a cross-origin page is refused")
+	require.Equal(t, http.StatusForbidden, resp.StatusCode)
+}
+
+func TestHealthAndMetricsAreReadOnly(t *testing.T) {
+	_, url := start(t, testConfig())
+	for _, path := range []string{"/healthz", "/metrics"} {
+		resp, err := http.Post(httpURL(url, path), "text/plain", strings.NewReader("x"))
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode, path)
+		resp, err = http.Head(httpURL(url, path))
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+	}
+}
+
+// Sockets that never finish their request count against max_connections
+// from the moment they are accepted, and are closed after the handshake
+// timeout, so they cannot keep clients out for long.
+func TestHalfSentRequestsAreCountedAndTimedOut(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxConnections = 2
+	cfg.HandshakeTimeout = 300 * time.Millisecond
+	_, url := start(t, cfg)
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/ws")
+	var stalled []net.Conn
+	for range cfg.MaxConnections + httpSpare {
+		c, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		_, err = c.Write([]byte("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"))
+		require.NoError(t, err)
+		stalled = append(stalled, c)
+	}
+	time.Sleep(50 * time.Millisecond)
+	_, resp, err := dialRaw(url, nil)
+	require.Error(t, err, "every slot is taken")
+	if resp != nil {
+		require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	}
+	for _, c := range stalled {
+		_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, err := bufio.NewReader(c).ReadString('\n') // the server answers the timeout (408) or closes
+		_ = err
+		c.Close()
+	}
+	require.Eventually(t, func() bool { _, _, err := dialRaw(url, nil); return err == nil }, 2*time.Second, 20*time.Millisecond)
+}
+
+// When every WebSocket slot is taken, an upgrade is refused with 503 and
+// health checks still answer.
+func TestHealthAnswersWhenConnectionsAreFull(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxConnections = 1
+	_, url := start(t, cfg)
+	c := dial(t, url)
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpHello}, &wire.HelloReply{}))
+	_, resp, err := dialRaw(url, nil)
+	require.Error(t, err)
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	require.Equal(t, "ok", health(t, url).Status)
+}

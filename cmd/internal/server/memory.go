@@ -1,0 +1,97 @@
+package server
+
+import (
+	"sync/atomic"
+
+	"github.com/splendor-rl/splendor/env"
+)
+
+// What the server holds, and the limits that bound it (configs/server.yaml
+// states the same formula for users):
+//
+//	per connection, reserved when it is admitted: connectionBytes
+//	per env, reserved by make until its close reply is sent: envBytes
+//	worst case = max_connections × connectionBytes + max_envs_total × the largest envBytes
+//
+// A connection's queued replies are bounded by its envs (queueAllowance),
+// so they are part of envBytes; everything else a connection holds is part
+// of connectionBytes.
+const (
+	readBufferBytes  = 64 << 10 // gorilla's per-connection read buffer
+	writeBufferBytes = 1 << 20  // gorilla's write buffer, pooled: held only while writing
+	// replySlack is what a connection may queue beyond its envs' share:
+	// hello, make and error replies are small.
+	replySlack = 64 << 10
+	// keptFrameBytes is the largest frame buffer kept between requests;
+	// a larger one is dropped once its request is answered.
+	keptFrameBytes = 64 << 10
+	// repliesPerEnv is how many replies' worth of an env a connection may
+	// hold: two queued or pooled for the writer, one being encoded.
+	repliesPerEnv = 3
+)
+
+// connectionBytes bounds what a connection holds apart from its envs' share
+// of replies: its buffers, and while a request is handled the frame (a
+// bytes.Buffer grown to at most twice it) and the request decoded from it.
+func connectionBytes(maxMessage int64) int64 {
+	return readBufferBytes + writeBufferBytes + 3*maxMessage + replySlack
+}
+
+// replyBytesPerEnv is one env's share of a reset or step reply: its rows of
+// every tensor (the tensor headers are within replySlack).
+func replyBytesPerEnv(s *env.Spec) int64 {
+	obs := int64(s.ObsSize())
+	if s.ObsDtype == env.Float32 {
+		obs *= 4
+	}
+	row := obs + int64(s.NumActions) + 4*int64(s.Players) + 1 + 1 + 4 // obs, mask, rewards, terminated, truncated, to_play
+	if s.Autoreset == env.SameStep {
+		row += obs + 1 // final_obs, ended
+	}
+	return row
+}
+
+// envBytes is what the server commits to one env of v: its state and
+// buffers, and its share of the replies its connection may hold.
+func envBytes(v *env.Vector) int64 {
+	return int64(v.MemoryPerEnv()) + repliesPerEnv*replyBytesPerEnv(&v.Spec)
+}
+
+// budget is a count with an optional limit, taken and given back from any
+// goroutine.
+type budget struct {
+	limit int64 // 0: none
+	used  atomic.Int64
+}
+
+// take adds n unless that would pass the limit (written so that a huge n
+// cannot overflow).
+func (b *budget) take(n int64) bool {
+	for {
+		cur := b.used.Load()
+		if b.limit > 0 && n > b.limit-cur {
+			return false
+		}
+		if b.used.CompareAndSwap(cur, cur+n) {
+			return true
+		}
+	}
+}
+
+func (b *budget) give(n int64) { b.used.Add(-n) }
+
+// WorstCaseMemory is the most the limits of cfg let the server commit to
+// connections and envs: every connection open and every env of the
+// heaviest kind (float32 observations with same-step final observations).
+func WorstCaseMemory(cfg Config) int64 {
+	pool := env.NewPool(1)
+	defer pool.Close()
+	heaviest := int64(0)
+	for _, id := range env.IDs() {
+		v, err := env.Make(id, 1, env.Options{"obs_dtype": "float32", "autoreset": "same_step"}, 0, pool)
+		if err == nil {
+			heaviest = max(heaviest, envBytes(v))
+		}
+	}
+	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) + int64(cfg.MaxEnvsTotal)*heaviest
+}
