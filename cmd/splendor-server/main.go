@@ -86,17 +86,20 @@ func announce(out io.Writer, addr string) {
 	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
 }
 
-// limitMemory states the worst case the limits allow and, with max_memory,
-// asks the Go runtime to collect garbage harder near it, so that the heap
-// stays close to what the budget counts instead of twice that.
+// limitMemory states the worst case the limits allow, and asks the Go
+// runtime to collect garbage harder as the heap nears a quarter above what
+// the server may commit (max_memory, or else that worst case): otherwise
+// the heap may grow to twice what is live before a collection.
 func limitMemory(out io.Writer, cfg server.Config) {
-	worst := float64(server.WorstCaseMemory(cfg)) / (1 << 30)
-	if cfg.MaxMemory <= 0 {
-		fmt.Fprintf(out, "memory: at most %.2f GiB with these limits (no max_memory)\n", worst)
-		return
+	worst := server.WorstCaseMemory(cfg)
+	committed := worst
+	budget := "no max_memory"
+	if cfg.MaxMemory > 0 {
+		committed = min(worst, cfg.MaxMemory)
+		budget = fmt.Sprintf("max_memory %.2f GiB", float64(cfg.MaxMemory)/(1<<30))
 	}
-	debug.SetMemoryLimit(cfg.MaxMemory + cfg.MaxMemory/4)
-	fmt.Fprintf(out, "memory: at most %.2f GiB with these limits, budget max_memory %.2f GiB\n", worst, float64(cfg.MaxMemory)/(1<<30))
+	debug.SetMemoryLimit(committed + committed/4)
+	fmt.Fprintf(out, "memory: at most %.2f GiB committed with these limits (%s)\n", float64(worst)/(1<<30), budget)
 }
 
 // serveProfiling serves net/http/pprof on its own loopback address, apart

@@ -40,18 +40,22 @@ func startBinary(t *testing.T, args ...string) (*exec.Cmd, string, <-chan string
 	cmd := exec.Command(bin, append([]string{"--config", shippedConfig, "--listen", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	return cmd, startAndReadURL(t, cmd, stdout), drainLines(stdout)
+	url, rest := startAndReadURL(t, cmd, stdout)
+	return cmd, url, drainLines(rest)
 }
 
-func startAndReadURL(t *testing.T, cmd *exec.Cmd, stdout io.Reader) string {
+// startAndReadURL starts cmd and reads its first line; rest reads on from
+// there.
+func startAndReadURL(t *testing.T, cmd *exec.Cmd, stdout io.Reader) (url string, rest io.Reader) {
 	t.Helper()
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	first, err := bufio.NewReader(stdout).ReadString('\n')
+	lines := bufio.NewReader(stdout)
+	first, err := lines.ReadString('\n')
 	require.NoError(t, err)
-	url := regexp.MustCompile(`ws://\S+/ws`).FindString(first)
+	url = regexp.MustCompile(`ws://\S+/ws`).FindString(first)
 	require.NotEmpty(t, url, first)
-	return url
+	return url, lines
 }
 
 // drainLines keeps reading stdout, so that the server never blocks on it.
@@ -131,8 +135,8 @@ func TestExitOnStdinClose(t *testing.T) {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	url := startAndReadURL(t, cmd, stdout)
-	drainLines(stdout)
+	url, rest := startAndReadURL(t, cmd, stdout)
+	drainLines(rest)
 	c, err := server.Dial(url)
 	require.NoError(t, err)
 	defer c.Close()

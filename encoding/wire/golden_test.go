@@ -121,3 +121,19 @@ func jsonable(v any) any {
 	}
 	return v
 }
+
+// SizeHint covers what a batch reply encodes to, so the server sizes its
+// reply buffer once.
+func TestBatchReplySizeHintCoversTheFrame(t *testing.T) {
+	obs := make([]byte, 1024*665*4)
+	ended := make([]bool, 1024)
+	r := BatchReply{ID: 1 << 40, Obs: Uint8Tensor(obs, 1024, 665*4), Mask: Uint8Tensor(make([]byte, 1024*274), 1024, 274),
+		Rewards: Float32Tensor(make([]float32, 2048), 1024, 2), Terminated: BoolTensor(ended, 1024),
+		Truncated: BoolTensor(ended, 1024), ToPlay: Int32Tensor(make([]int32, 1024), 1024)}
+	final, e := r.Obs, BoolTensor(ended, 1024)
+	r.FinalObs, r.Ended = &final, &e
+	var buf bytes.Buffer
+	require.NoError(t, NewCodec().Encode(&buf, &r))
+	require.GreaterOrEqual(t, r.SizeHint(), buf.Len())
+	require.Less(t, r.SizeHint(), buf.Len()+1024)
+}

@@ -83,6 +83,17 @@ type BatchReply struct {
 	FinalObs *Tensor `msgpack:"final_obs,omitempty"` // [N, obs…] obs_dtype
 }
 
+// SizeHint is about the bytes r encodes to: its tensors' data and a little
+// for keys and headers, so that an encoder can size its buffer once.
+func (r *BatchReply) SizeHint() int {
+	n := len(r.Obs.Data) + len(r.Mask.Data) + len(r.Rewards.Data) + len(r.Terminated.Data) +
+		len(r.Truncated.Data) + len(r.ToPlay.Data) + 512
+	if r.FinalObs != nil {
+		n += len(r.FinalObs.Data) + len(r.Ended.Data)
+	}
+	return n
+}
+
 // CloseReply confirms a batch is gone.
 type CloseReply struct {
 	ID     uint64 `msgpack:"id"`

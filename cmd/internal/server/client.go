@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/splendor-rl/splendor/encoding/wire"
@@ -27,8 +28,13 @@ func Dial(url string) (*Client, error) {
 	return &Client{ws: ws, codec: wire.NewCodec()}, nil
 }
 
-// Close closes the connection.
-func (c *Client) Close() error { return c.ws.Close() }
+// Close says goodbye with a normal closure (best effort, so that the server
+// does not log a drop) and closes the connection.
+func (c *Client) Close() error {
+	msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
+	_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+	return c.ws.Close()
+}
 
 // Send writes req with the next id, which it returns.
 func (c *Client) Send(req wire.Request) (uint64, error) {

@@ -180,8 +180,7 @@ func (c *conn) readEnded(err error) {
 		c.end(dropPingTimeout, noCloseFrame, "")
 	case c.dropReason.Load() != nil: // the writer ended it and said why
 	default:
-		c.s.cfg.Logger.Info("read failed", "remote", c.remote, "err", err)
-		c.dropped(dropReadError)
+		c.dropped(dropReadError, "err", err)
 	}
 }
 
@@ -192,10 +191,11 @@ func (c *conn) end(reason string, code int, text string) {
 	c.closeFrame = closing{code: code, reason: text}
 }
 
-// dropped counts and logs a drop once, whichever goroutine sees it first.
-func (c *conn) dropped(reason string) {
+// dropped counts and logs a drop once, whichever goroutine sees it first;
+// attrs add to the log line.
+func (c *conn) dropped(reason string, attrs ...any) {
 	if c.dropReason.CompareAndSwap(nil, &reason) {
-		c.s.cfg.Logger.Info("connection dropped", "reason", reason, "remote", c.remote)
+		c.s.cfg.Logger.Info("connection dropped", append([]any{"reason", reason, "remote", c.remote}, attrs...)...)
 		c.s.metrics.drops[reason].Inc()
 	}
 }

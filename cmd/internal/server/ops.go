@@ -35,6 +35,9 @@ func (c *conn) handle(frame []byte) (r reply, closeAfter bool) {
 	if rel, ok := payload.(*closeReply); ok {
 		payload, r.release = &rel.CloseReply, rel.release
 	}
+	if br, ok := payload.(*wire.BatchReply); ok {
+		r.buf.Grow(br.SizeHint()) // once, instead of doubling (and leaving garbage) as the encoder writes
+	}
 	if err := c.codec.Encode(r.buf, payload); err != nil {
 		c.s.cfg.Logger.Error("encoding a reply failed", "op", req.Op, "err", err)
 		_ = c.codec.Encode(r.buf, &wire.ErrorReply{ID: req.ID, Error: *wire.Errorf(wire.CodeInternal, "encoding the reply failed")})

@@ -62,7 +62,7 @@ func (c *conn) writeReply(r reply) bool {
 	c.written(r)
 	c.recycle(r.buf)
 	if err != nil {
-		c.dropped(dropWriteError)
+		c.dropped(dropWriteError, "err", err, "reply_bytes", size)
 		c.ws.Close() // the reader sees the error and ends
 		return false
 	}
