@@ -1,9 +1,17 @@
 # The two commands a new user runs: `make run` and `make test`.
-GO      ?= go
-PYTHON  ?= python3
-BIN     := bin
+GO   ?= go
+BIN  := bin
+VENV := .venv
 
-.PHONY: build run test test-go test-python bench clean
+# The Python that runs the client, its tests and tools: the project's own
+# virtual environment (created on first use, so no system or shared Python is
+# touched), unless PYTHON names another (make test PYTHON=python3.12).
+ifeq ($(origin PYTHON),undefined)
+PYTHON     := $(VENV)/bin/python
+PYTHON_ENV := $(VENV)/bin/python
+endif
+
+.PHONY: build run test test-go test-python python-client bench clean
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -13,23 +21,31 @@ run: build
 	$(BIN)/splendor-server --config configs/server.yaml
 
 test: test-go test-python
+	@echo "all tests passed; next: 'make run' starts the server, '. $(VENV)/bin/activate' gives you splendor_rl (README)"
 
 test-go:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./env/ ./cmd/internal/server/
 
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+
+# The client with its test extras (PyTorch is large: pip shows its progress).
+python-client: $(PYTHON_ENV)
+	$(PYTHON) -m pip install --progress-bar on -e 'python_client[test]'
+
 # The Python client against the real server binary.
-test-python: build
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e 'python_client[test]'
-	SPLENDOR_SERVER_BIN=$(CURDIR)/$(BIN)/splendor-server $(PYTHON) -m pytest -q python_client/tests
+test-python: build python-client
+	SPLENDOR_SERVER_BIN=$(CURDIR)/$(BIN)/splendor-server SPLENDOR_EXPECT_VENV=$(if $(PYTHON_ENV),$(CURDIR)/$(VENV)) \
+		$(PYTHON) -m pytest -q python_client/tests
 
 # Speed is checked by benchmarks, never by timed tests.
-bench:
+bench: build python-client
 	$(GO) test -run '^$$' -bench . -benchmem ./env/... ./cmd/internal/server/
 	$(GO) run ./cmd/splendorctl bench --mode inproc --seconds 3
 	$(GO) run ./cmd/splendorctl bench --mode wire --seconds 3
-	$(PYTHON) -m splendor_rl.bench --seconds 3
+	SPLENDOR_SERVER_BIN=$(CURDIR)/$(BIN)/splendor-server $(PYTHON) -m splendor_rl.bench --seconds 3
 
 clean:
 	rm -rf $(BIN)

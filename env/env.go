@@ -50,5 +50,5 @@ var (
 	ErrIllegalAction = errors.New("illegal action")
 	ErrBadOption     = errors.New("bad option")
 	ErrUnknownEnv    = errors.New("unknown env id")
-	ErrBadShape      = errors.New("wrong number of values")
+	ErrBadShape      = errors.New("bad shape")
 )

@@ -15,16 +15,43 @@ type Options map[string]any
 
 // OptionReader reads Options with defaults and ranges, remembering which keys
 // were read so that Check can refuse unknown ones (a misspelt option must not
-// be silently ignored in a reproducible experiment).
+// be silently ignored in a reproducible experiment), what each read means
+// (Described, so that clients can learn an env's options before making it)
+// and the value each took (Applied, echoed to the client).
 type OptionReader struct {
-	opts Options
-	read map[string]bool
-	err  error
+	opts      Options
+	read      map[string]bool
+	err       error
+	described []OptionSpec
+	applied   Options
+}
+
+// OptionSpec describes one option: its type, default and allowed values.
+type OptionSpec struct {
+	Name    string
+	Type    string // "int", "str", or "str or list" (one string for every item, or a list of Length)
+	Default any
+	Min     int      // "int": the range [Min, Max] (for the default values of the options read before it)
+	Max     int      //
+	Choices []string // "str" and "str or list": the allowed strings
+	Length  int      // "str or list": the list's length (for the default values of the options read before it)
 }
 
 // NewOptionReader reads opts (nil means all defaults).
 func NewOptionReader(opts Options) *OptionReader {
-	return &OptionReader{opts: opts, read: map[string]bool{}}
+	return &OptionReader{opts: opts, read: map[string]bool{}, applied: Options{}}
+}
+
+// Described lists the options read, in the order they were read.
+func (o *OptionReader) Described() []OptionSpec { return o.described }
+
+// Applied is the value every option read took, defaults included.
+func (o *OptionReader) Applied() Options { return o.applied }
+
+func (o *OptionReader) note(spec OptionSpec, value any) {
+	o.read[spec.Name] = true
+	o.described = append(o.described, spec)
+	o.applied[spec.Name] = value
 }
 
 func (o *OptionReader) fail(key, format string, args ...any) {
@@ -34,23 +61,23 @@ func (o *OptionReader) fail(key, format string, args ...any) {
 }
 
 // Int reads an integer option in [lo, hi].
-func (o *OptionReader) Int(key string, def, lo, hi int) int {
-	o.read[key] = true
+func (o *OptionReader) Int(key string, def, lo, hi int) (n int) {
+	defer func() { o.note(OptionSpec{Name: key, Type: "int", Default: def, Min: lo, Max: hi}, n) }()
 	v, ok := o.opts[key]
 	if !ok || v == nil {
 		return def
 	}
-	n, ok := asInt(v)
-	if !ok || n < int64(lo) || n > int64(hi) {
+	i, ok := asInt(v)
+	if !ok || i < int64(lo) || i > int64(hi) {
 		o.fail(key, "want an integer in [%d, %d], got %s", lo, hi, quote.Value(v))
 		return def
 	}
-	return int(n)
+	return int(i)
 }
 
 // String reads a string option that must be one of allowed.
-func (o *OptionReader) String(key, def string, allowed ...string) string {
-	o.read[key] = true
+func (o *OptionReader) String(key, def string, allowed ...string) (str string) {
+	defer func() { o.note(OptionSpec{Name: key, Type: "str", Default: def, Choices: allowed}, str) }()
 	v, ok := o.opts[key]
 	if !ok || v == nil {
 		return def
@@ -70,7 +97,9 @@ func (o *OptionReader) Strings(key string, def string, n int, allowed ...string)
 	for i := range out {
 		out[i] = def
 	}
-	o.read[key] = true
+	defer func() {
+		o.note(OptionSpec{Name: key, Type: "str or list", Default: def, Choices: allowed, Length: n}, out)
+	}()
 	v, ok := o.opts[key]
 	if !ok || v == nil {
 		return out

@@ -16,6 +16,8 @@ type Spec struct {
 	RewardRange [2]float32
 	// IllegalAction is what an illegal action in a batch does.
 	IllegalAction IllegalPolicy
+	// Options are the value every option took, defaults included.
+	Options Options
 }
 
 // ObsSize is the number of values in one observation.

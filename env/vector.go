@@ -77,14 +77,11 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 		return nil, fmt.Errorf("%w: num_envs must be at least 1, got %d", ErrBadOption, n)
 	}
 	o := NewOptionReader(opts)
-	autoreset := Autoreset(o.String("autoreset", string(NextStep), string(NextStep), string(SameStep), string(Disabled)))
-	dtype := Dtype(o.String("obs_dtype", string(Uint8), string(Uint8), string(Float32)))
-	illegal := IllegalPolicy(o.String("illegal_action", string(IllegalError), string(IllegalError), string(IllegalForfeit)))
-	spec, newEnv := g.Make(o)
+	spec, newEnv := readOptions(g, o)
 	if err := o.Check(); err != nil {
 		return nil, err
 	}
-	spec.Autoreset, spec.ObsDtype, spec.IllegalAction = autoreset, dtype, illegal
+	spec.Options = o.Applied()
 	if pool == nil {
 		pool = DefaultPool()
 	}
@@ -97,6 +94,29 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 		v.over[i] = true
 	}
 	return v, nil
+}
+
+// readOptions reads the batch's options and the game's.
+func readOptions(g Game, o *OptionReader) (Spec, func() Env) {
+	autoreset := Autoreset(o.String("autoreset", string(NextStep), string(NextStep), string(SameStep), string(Disabled)))
+	dtype := Dtype(o.String("obs_dtype", string(Uint8), string(Uint8), string(Float32)))
+	illegal := IllegalPolicy(o.String("illegal_action", string(IllegalError), string(IllegalError), string(IllegalForfeit)))
+	spec, newEnv := g.Make(o)
+	spec.Autoreset, spec.ObsDtype, spec.IllegalAction = autoreset, dtype, illegal
+	return spec, newEnv
+}
+
+// Describe lists the options env id accepts, with their types, defaults and
+// allowed values (ranges and list lengths as for the default values of the
+// options read before them: seat and bots follow players).
+func Describe(id string) ([]OptionSpec, error) {
+	g, err := lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	o := NewOptionReader(nil)
+	readOptions(g, o)
+	return o.Described(), nil
 }
 
 func newVector(spec Spec, n int, pool *Pool) *Vector {
@@ -222,12 +242,12 @@ func (v *Vector) validate(actions []int32) error {
 		v.forfeit[i] = false
 		reason := ""
 		switch {
-		case v.pending[i]:
-			continue
 		case v.over[i]:
 			reason = "the env needs a reset"
-		case a < 0 || a >= na:
+		case a < 0 || a >= na: // even where the action is ignored: a bad index is a client bug
 			reason = fmt.Sprintf("action %d outside [0, %d)", a, na)
+		case v.pending[i]:
+			continue
 		case v.Mask[i*int(na)+int(a)] == 0:
 			if v.Spec.IllegalAction == IllegalForfeit {
 				v.forfeit[i] = true

@@ -166,3 +166,28 @@ func TestStepDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// An env waiting for its next-step autoreset ignores its action, but not an
+// action that is no index at all.
+func TestEndedEnvsStillRefuseOutOfRangeActions(t *testing.T) {
+	v := makeReset(t, 1, env.Options{"max_rounds": 1}, 3)
+	for !v.Truncated[0] && !v.Terminated[0] {
+		require.NoError(t, v.Step([]int32{firstLegalAction(v.Mask)}))
+	}
+	for _, a := range []int32{-1, int32(v.Spec.NumActions)} {
+		var ae *env.ActionError
+		require.ErrorAs(t, v.Step([]int32{a}), &ae, "action %d", a)
+		require.Equal(t, []int{0}, ae.Envs)
+	}
+	require.NoError(t, v.Step([]int32{0}), "an in-range action is ignored and the env restarts")
+	require.False(t, v.Truncated[0])
+}
+
+func firstLegalAction(mask []uint8) int32 {
+	for a, ok := range mask {
+		if ok == 1 {
+			return int32(a)
+		}
+	}
+	return -1
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,26 +17,62 @@ import (
 	"github.com/splendor-rl/splendor/cmd/internal/server"
 )
 
-// defaults are the settings when nothing overrides them; configs/server.yaml
-// states the same values (a test keeps them equal) for users to edit.
-var defaults = map[string]any{
-	"listen":                     "127.0.0.1:8765",
-	"max_message_bytes":          1 << 20,
-	"max_envs_per_connection":    65536,
-	"max_envs_total":             262144,
-	"max_connections":            256,
-	"max_memory":                 "0",
-	"idle_timeout":               "0s",
-	"ping_interval":              "30s",
-	"hello_timeout":              "5s",
-	"shutdown_grace":             "5s",
-	"allowed_hosts":              "",
-	"allow_remote_without_token": false,
-	"pprof_listen":               "",
-	"workers":                    0,
-	"log_level":                  "info",
-	"token":                      "",
+// table is every setting with its default and what it means; configs/server.yaml
+// states the same defaults (a test keeps them equal) for users to edit, and
+// each is a flag of the default's type (--max-connections 64).
+var table = []setting{
+	{"listen", "127.0.0.1:8765", "host:port to listen on; another than loopback needs a token"},
+	{"max_message_bytes", 1 << 20, "largest request frame in bytes (larger: close 1009)"},
+	{"max_envs_per_connection", 65536, "envs one connection may hold"},
+	{"max_envs_total", 262144, "envs the whole server may hold"},
+	{"max_connections", 256, "open connections at once (more: HTTP 503)"},
+	{"max_memory", "0", "bytes the server may commit, such as 8GiB (0: no budget beyond the limits)"},
+	{"idle_timeout", time.Duration(0), "close connections that send no request for this long, pings or not (0s: never)"},
+	{"ping_interval", 30 * time.Second, "ping clients this often; drop one that answers no ping for two intervals (0s: no pings)"},
+	{"hello_timeout", 5 * time.Second, "with a token, time a connection has to say hello with it"},
+	{"shutdown_grace", 5 * time.Second, "on SIGTERM, time to answer what was read and close every connection"},
+	{"allowed_hosts", "", "comma-separated host names the Host header may carry besides localhost and IP addresses (*: any)"},
+	{"allow_remote_without_token", false, "allow a non-loopback listen address without a token"},
+	{"pprof_listen", "", "loopback host:port to serve Go's pprof on (empty: off)"},
+	{"workers", 0, "goroutines stepping envs (0: one per core)"},
+	{"log_level", "info", "debug, info, warn or error"},
+	{"token", "", "shared secret clients send in hello (empty: none)"},
 }
+
+// setting is one configurable value.
+type setting struct {
+	key   string
+	def   any // int, bool, string or time.Duration: the flag's type
+	usage string
+}
+
+func (s setting) flag() string { return strings.ReplaceAll(s.key, "_", "-") }
+
+// addFlag registers s as a flag of its default's type.
+func (s setting) addFlag(fs *pflag.FlagSet) {
+	switch def := s.def.(type) {
+	case int:
+		fs.Int(s.flag(), def, s.usage)
+	case bool:
+		fs.Bool(s.flag(), def, s.usage)
+	case time.Duration:
+		fs.Duration(s.flag(), def, s.usage)
+	default:
+		fs.String(s.flag(), fmt.Sprint(def), s.usage)
+	}
+}
+
+// usageError is a command line that does not parse (exit status 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() + "\n" + usage() }
+
+// errHelp and errVersion are what --help and --version ask for: not
+// failures (main prints and exits 0).
+var (
+	errHelp    = errors.New("help requested")
+	errVersion = errors.New("version requested")
+)
 
 // settings are the server's Config plus what concerns this process alone.
 type settings struct {
@@ -50,34 +87,64 @@ type settings struct {
 
 // loadConfig layers the settings: defaults < the config file < SPLENDOR_*
 // environment variables < flags.
-func loadConfig(args []string, stderr io.Writer) (settings, error) {
+func loadConfig(args []string) (settings, error) {
 	v := viper.New()
-	fs := pflag.NewFlagSet("splendor-server", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	configFile := fs.String("config", "", "YAML config file (for example configs/server.yaml)")
-	exitOnStdinClose := fs.Bool("exit-on-stdin-close", false, "drain and exit when standard input closes (for a parent process that starts the server)")
-	for key, def := range defaults {
-		v.SetDefault(key, def)
-		fs.String(strings.ReplaceAll(key, "_", "-"), "", fmt.Sprintf("override %s (default %v)", key, def))
-	}
+	fs := flags()
 	if err := fs.Parse(args); err != nil {
-		return settings{}, err
+		if errors.Is(err, pflag.ErrHelp) {
+			return settings{}, errHelp
+		}
+		return settings{}, usageError{err}
 	}
-	if *configFile != "" {
-		v.SetConfigFile(*configFile)
+	if fs.NArg() > 0 {
+		return settings{}, usageError{fmt.Errorf("unexpected argument %q (a bool flag takes --flag=false)", fs.Arg(0))}
+	}
+	if ok, _ := fs.GetBool("version"); ok {
+		return settings{}, errVersion
+	}
+	configFile, _ := fs.GetString("config")
+	exitOnStdinClose, _ := fs.GetBool("exit-on-stdin-close")
+	for _, s := range table {
+		v.SetDefault(s.key, s.def)
+	}
+	if configFile != "" {
+		v.SetConfigFile(configFile)
 		if err := v.ReadInConfig(); err != nil {
-			return settings{}, fmt.Errorf("reading %s: %w", *configFile, err)
+			return settings{}, fmt.Errorf("reading %s: %w", configFile, err)
 		}
 	}
 	v.SetEnvPrefix("SPLENDOR")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
-	for key := range defaults {
-		if f := fs.Lookup(strings.ReplaceAll(key, "_", "-")); f.Changed {
-			v.Set(key, f.Value.String())
+	for _, s := range table {
+		if f := fs.Lookup(s.flag()); f.Changed {
+			v.Set(s.key, f.Value.String())
 		}
 	}
-	return toSettings(v, *exitOnStdinClose)
+	return toSettings(v, exitOnStdinClose)
+}
+
+// flags are the command line: every setting, and what concerns the process.
+func flags() *pflag.FlagSet {
+	fs := pflag.NewFlagSet("splendor-server", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(io.Discard) // errors and usage are printed by main, help to stdout
+	fs.Usage = func() {}
+	fs.String("config", "", "YAML config file (for example configs/server.yaml)")
+	for _, s := range table {
+		s.addFlag(fs)
+	}
+	fs.Bool("exit-on-stdin-close", false, "drain and exit when standard input closes (for a parent process that starts the server)")
+	fs.Bool("version", false, "print the version and exit")
+	return fs
+}
+
+// usage is the --help text.
+func usage() string {
+	return "usage: splendor-server [flags]\n\n" +
+		"Serves the registered envs over WebSocket + msgpack (encoding/wire/PROTOCOL.md). Settings: defaults <\n" +
+		"--config file < SPLENDOR_<KEY> environment variables < flags. SIGTERM or SIGINT drains it.\n\n" +
+		flags().FlagUsages()
 }
 
 // toSettings reads every setting strictly: viper's getters turn a malformed

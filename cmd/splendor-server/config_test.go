@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,22 +21,34 @@ func TestShippedConfigStatesTheDefaults(t *testing.T) {
 	v := viper.New()
 	v.SetConfigFile(shippedConfig)
 	require.NoError(t, v.ReadInConfig())
-	require.ElementsMatch(t, keys(defaults), v.AllKeys())
-	for key, def := range defaults {
-		require.Equal(t, cast.ToString(def), v.GetString(key), key)
+	var keys []string
+	for _, s := range table {
+		keys = append(keys, s.key)
+		require.Equal(t, cast.ToString(s.def), v.GetString(s.key), s.key)
 	}
+	require.ElementsMatch(t, keys, v.AllKeys())
 }
 
-func keys(m map[string]any) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
+// Flags have the type of their setting, and --help and --version are
+// answers, not failures.
+func TestFlagsAreTypedAndHelpIsAnAnswer(t *testing.T) {
+	_, err := loadConfig([]string{"--help"})
+	require.ErrorIs(t, err, errHelp)
+	_, err = loadConfig([]string{"--version"})
+	require.ErrorIs(t, err, errVersion)
+	text := usage()
+	for _, want := range []string{"--max-connections int", "--ping-interval duration", "--allow-remote-without-token",
+		"--listen string", "(default 30s)", "--exit-on-stdin-close"} {
+		require.Contains(t, text, want)
 	}
-	return ks
+	_, err = loadConfig([]string{"--max-connections", "many"})
+	require.ErrorContains(t, err, "invalid argument")
+	_, err = loadConfig([]string{"--ping-interval", "soon"})
+	require.Error(t, err)
 }
 
 func TestBuiltInDefaults(t *testing.T) {
-	cfg, err := loadConfig(nil, io.Discard)
+	cfg, err := loadConfig(nil)
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:8765", cfg.Listen)
 	require.Zero(t, cfg.IdleTimeout, "peers that answer pings stay")
@@ -50,7 +61,7 @@ func TestBuiltInDefaults(t *testing.T) {
 // The shipped config states the worst-case memory of its limits, as the
 // server computes it.
 func TestShippedConfigStatesTheWorstCaseMemory(t *testing.T) {
-	cfg, err := loadConfig([]string{"--config", shippedConfig}, io.Discard)
+	cfg, err := loadConfig([]string{"--config", shippedConfig})
 	require.NoError(t, err)
 	text, err := os.ReadFile(shippedConfig)
 	require.NoError(t, err)
@@ -58,20 +69,20 @@ func TestShippedConfigStatesTheWorstCaseMemory(t *testing.T) {
 }
 
 func TestSizesListsAndSafety(t *testing.T) {
-	cfg, err := loadConfig([]string{"--max-memory", "8GiB", "--allowed-hosts", "Envs.example, lab.example"}, io.Discard)
+	cfg, err := loadConfig([]string{"--max-memory", "8GiB", "--allowed-hosts", "Envs.example, lab.example"})
 	require.NoError(t, err)
 	require.Equal(t, int64(8<<30), cfg.MaxMemory)
 	require.Equal(t, []string{"envs.example", "lab.example"}, cfg.AllowedHosts)
 
-	_, err = loadConfig([]string{"--listen", "0.0.0.0:9000"}, io.Discard)
+	_, err = loadConfig([]string{"--listen", "0.0.0.0:9000"})
 	require.ErrorContains(t, err, "token", "a non-loopback address without a token is refused")
 	for _, args := range [][]string{
 		{"--listen", "0.0.0.0:9000", "--token", "t"},
-		{"--listen", "0.0.0.0:9000", "--allow-remote-without-token", "true"},
+		{"--listen", "0.0.0.0:9000", "--allow-remote-without-token"},
 		{"--listen", "[::1]:9000"},
 		{"--listen", "localhost:9000"},
 	} {
-		_, err := loadConfig(args, io.Discard)
+		_, err := loadConfig(args)
 		require.NoError(t, err, "%v", args)
 	}
 }
@@ -83,7 +94,7 @@ func TestConfigLayers(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("listen: 127.0.0.1:1111\nmax_connections: 3\nworkers: 5\nlog_level: debug\n"), 0o644))
 	t.Setenv("SPLENDOR_MAX_CONNECTIONS", "7")
 	t.Setenv("SPLENDOR_WORKERS", "6")
-	cfg, err := loadConfig([]string{"--config", file, "--workers", "9"}, io.Discard)
+	cfg, err := loadConfig([]string{"--config", file, "--workers", "9"})
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:1111", cfg.Listen, "file over default")
 	require.Equal(t, 7, cfg.MaxConnections, "environment over file")
@@ -106,7 +117,7 @@ func TestBadConfigIsRefused(t *testing.T) {
 		{"--allow-remote-without-token", "maybe"},
 		{"--no-such-flag"},
 	} {
-		_, err := loadConfig(args, io.Discard)
+		_, err := loadConfig(args)
 		require.Error(t, err, "%v", args)
 	}
 }

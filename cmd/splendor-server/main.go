@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -30,7 +31,16 @@ var stderrWriter io.Writer = os.Stderr
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout)
+	switch {
+	case errors.Is(err, errHelp):
+		fmt.Print(usage())
+	case errors.Is(err, errVersion):
+		fmt.Println("splendor-server", version)
+	case errors.As(err, &usageError{}):
+		fmt.Fprintln(os.Stderr, "splendor-server:", err)
+		os.Exit(2)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "splendor-server:", err)
 		os.Exit(1)
 	}
@@ -39,7 +49,7 @@ func main() {
 // run serves until ctx ends (or, with --exit-on-stdin-close, stdin does),
 // then drains within shutdown_grace.
 func run(ctx context.Context, args []string, out io.Writer) error {
-	cfg, err := loadConfig(args, stderrWriter)
+	cfg, err := loadConfig(args)
 	if err != nil {
 		return err
 	}

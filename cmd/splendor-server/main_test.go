@@ -166,3 +166,20 @@ func TestProfilingIsOptIn(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusNotFound, resp.StatusCode, "not on the clients' port")
 }
+
+// The real binary answers --help and --version with status 0 on stdout, and
+// a bad command line with status 2.
+func TestHelpVersionAndUsageExitCodes(t *testing.T) {
+	bin, err := buildOnce()
+	require.NoError(t, err)
+	out, err := exec.Command(bin, "--help").Output()
+	require.NoError(t, err)
+	require.Contains(t, string(out), "--ping-interval duration")
+	out, err = exec.Command(bin, "--version").Output()
+	require.NoError(t, err)
+	require.Equal(t, "splendor-server "+version+"\n", string(out))
+	err = exec.Command(bin, "--max-connections", "many").Run()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 2, exit.ExitCode())
+}

@@ -3,6 +3,10 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -50,7 +54,7 @@ func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
 		if errors.As(err, &seedErr) {
 			return Errorf(CodeBadSeed, "%v", seedErr)
 		}
-		return Errorf(CodeBadRequest, "malformed request: %v", err)
+		return Errorf(CodeBadRequest, "malformed request: %s", plain(err))
 	}
 	if req.Op == "" {
 		return Errorf(CodeBadRequest, "missing op")
@@ -82,4 +86,50 @@ func DecodeReply(frame []byte, v any) error {
 		}
 	}
 	return msgpack.Unmarshal(frame, v)
+}
+
+// invalidCode is how the msgpack library reports a value of the wrong type.
+var invalidCode = regexp.MustCompile(`invalid code=([0-9a-f]+) decoding (\w+)`)
+
+// plain rewords a decoding error in the protocol's terms rather than the
+// library's: "a float where an integer was expected", not "code=cb".
+func plain(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "msgpack: ")
+	m := invalidCode.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	code, _ := strconv.ParseUint(m[1], 16, 8)
+	return fmt.Sprintf("%s where %s was expected", kindOf(byte(code)), expected(m[2]))
+}
+
+// kindOf names the msgpack type a leading byte starts.
+func kindOf(code byte) string {
+	switch {
+	case code <= 0x7f || code >= 0xe0 || (code >= 0xcc && code <= 0xd3):
+		return "an integer"
+	case code == 0xca || code == 0xcb:
+		return "a float"
+	case code == 0xc0:
+		return "nil"
+	case code == 0xc2 || code == 0xc3:
+		return "a bool"
+	case code <= 0x8f || code == 0xde || code == 0xdf:
+		return "a map"
+	case code <= 0x9f || code == 0xdc || code == 0xdd:
+		return "an array"
+	case code <= 0xbf || (code >= 0xd9 && code <= 0xdb):
+		return "a string"
+	}
+	return "binary data"
+}
+
+func expected(goType string) string {
+	switch {
+	case strings.Contains(goType, "int"):
+		return "an integer"
+	case goType == "string":
+		return "a string"
+	}
+	return "a " + goType
 }

@@ -34,13 +34,27 @@ type Limits struct {
 	MaxConnections       int   `msgpack:"max_connections"`
 }
 
-// HelloReply announces versions, limits and env ids.
+// HelloReply announces versions, limits, env ids and each env's options.
 type HelloReply struct {
-	ID       uint64   `msgpack:"id"`
-	Protocol int      `msgpack:"protocol"`
-	Server   string   `msgpack:"server"`
-	Envs     []string `msgpack:"envs"`
-	Limits   Limits   `msgpack:"limits"`
+	ID         uint64                  `msgpack:"id"`
+	Protocol   int                     `msgpack:"protocol"`
+	Server     string                  `msgpack:"server"`
+	Envs       []string                `msgpack:"envs"`
+	Limits     Limits                  `msgpack:"limits"`
+	EnvOptions map[string][]OptionSpec `msgpack:"env_options"`
+}
+
+// OptionSpec describes one option of an env's make.
+type OptionSpec struct {
+	Name    string `msgpack:"name"`
+	Type    string `msgpack:"type"` // "int", "str", or "str or list"
+	Default any    `msgpack:"default"`
+	// Min and Max bound an "int" option; Length is a list's length (both as
+	// for the default values of the options listed before it).
+	Min     *int     `msgpack:"min,omitempty"`
+	Max     *int     `msgpack:"max,omitempty"`
+	Choices []string `msgpack:"choices,omitempty"`
+	Length  int      `msgpack:"length,omitempty"`
 }
 
 // Spec describes a made batch of envs.
@@ -59,6 +73,8 @@ type Spec struct {
 	// "forfeit" (it ends that episode as a loss for the seat that chose it).
 	IllegalAction string     `msgpack:"illegal_action"`
 	RewardRange   [2]float32 `msgpack:"reward_range"`
+	// Options are the value every option took, defaults included.
+	Options map[string]any `msgpack:"options"`
 }
 
 // MakeReply names the new batch.

@@ -115,3 +115,39 @@ func TestErrorMessagesAreCapped(t *testing.T) {
 	werr := Errorf(CodeBadOption, "got %s", bytes.Repeat([]byte("é"), 10000))
 	require.LessOrEqual(t, len(werr.Message), MaxMessageBytes+len("…"))
 }
+
+// Decoding errors speak of the protocol's types, not the library's codes.
+func TestDecodeErrorsArePlain(t *testing.T) {
+	for _, c := range []struct {
+		request map[string]any
+		code    Code
+		says    string
+	}{
+		{map[string]any{"id": 1.5, "op": "hello"}, CodeBadRequest, "a float where an integer was expected"},
+		{map[string]any{"id": 1, "op": 7}, CodeBadRequest, "an integer where a string was expected"},
+		{map[string]any{"id": 1, "op": "make", "seed": 1.0}, CodeBadSeed, "seed 1 is a float"},
+	} {
+		frame, err := msgpack.Marshal(c.request)
+		require.NoError(t, err)
+		var req Request
+		werr := NewCodec().DecodeRequest(frame, &req)
+		require.NotNil(t, werr, "%v", c.request)
+		require.Equal(t, c.code, werr.Code)
+		require.Contains(t, werr.Message, c.says)
+		require.NotContains(t, werr.Message, "code=")
+	}
+}
+
+// Actions are indices: floats are refused as such, and an int64 past int32
+// is named with its own value.
+func TestActionsMustBeIntegerIndices(t *testing.T) {
+	dst := make([]int32, 2)
+	f := Float32Tensor([]float32{1.5, 2}, 2)
+	require.Equal(t, CodeBadRequest, f.Ints(dst).Code)
+	big := Tensor{Dtype: Int64, Shape: []int{2}, Data: make([]byte, 16)}
+	big.Data[12] = 1 // env 1: 2^32
+	werr := big.Ints(dst)
+	require.Equal(t, CodeIllegalAction, werr.Code)
+	require.Contains(t, werr.Message, "action 4294967296")
+	require.Equal(t, []int{1}, werr.Envs)
+}

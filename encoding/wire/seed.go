@@ -16,7 +16,9 @@ type SeedError struct{ Value any }
 
 func (e *SeedError) Error() string {
 	switch v := e.Value.(type) {
-	case nil, bool, int64, uint64, float32, float64:
+	case float32, float64:
+		return fmt.Sprintf("seed %v is a float: send an integer in [0, 2^64)", v)
+	case nil, bool, int64, uint64:
 		return fmt.Sprintf("seed %v is not an integer in [0, 2^64)", v)
 	}
 	return fmt.Sprintf("a seed of type %T is not an integer in [0, 2^64)", e.Value)

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"unsafe"
 )
@@ -71,9 +72,14 @@ func Int32Tensor(data []int32, shape ...int) Tensor {
 }
 
 // Ints decodes an integer tensor (int32, int64 or uint8) of exactly n
-// elements and one dimension into dst, which must have length n.
+// elements and one dimension into dst, which must have length n. Floats are
+// refused, integral or not: an action is an index. An int64 outside int32
+// is an illegal action, reported with its value.
 func (t *Tensor) Ints(dst []int32) *Error {
 	n := len(dst)
+	if t.Dtype == Float32 || t.Dtype == "float64" || t.Dtype == "float16" {
+		return Errorf(CodeBadRequest, "want integers (dtype int32, int64 or uint8), got %s: convert the actions to integers", t.Dtype)
+	}
 	if len(t.Shape) != 1 || t.Shape[0] != n {
 		return Errorf(CodeBadShape, "want shape [%d], got %v", n, t.Shape)
 	}
@@ -92,7 +98,10 @@ func (t *Tensor) Ints(dst []int32) *Error {
 			dst[i] = int32(binary.LittleEndian.Uint32(t.Data[4*i:]))
 		case 8:
 			v := int64(binary.LittleEndian.Uint64(t.Data[8*i:]))
-			dst[i] = clampInt32(v)
+			if v != int64(int32(v)) {
+				return &Error{Code: CodeIllegalAction, Message: fmt.Sprintf("env %d: action %d is not an action index", i, v), Envs: []int{i}}
+			}
+			dst[i] = int32(v)
 		}
 	}
 	return nil
@@ -109,16 +118,4 @@ func intSize(dtype string) int {
 		return 8
 	}
 	return 0
-}
-
-// clampInt32 keeps an out-of-range int64 action out of range as an int32, so
-// that it is refused as illegal rather than wrapped into a legal index.
-func clampInt32(v int64) int32 {
-	switch {
-	case v > math.MaxInt32:
-		return math.MaxInt32
-	case v < math.MinInt32:
-		return math.MinInt32
-	}
-	return int32(v)
 }

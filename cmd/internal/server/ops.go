@@ -99,7 +99,7 @@ func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
 		c.extendReadDeadline()
 	}
 	return &wire.HelloReply{ID: req.ID, Protocol: wire.ProtocolVersion, Server: c.s.cfg.Version,
-		Envs: env.IDs(), Limits: c.s.Limits()}, nil
+		Envs: env.IDs(), Limits: c.s.Limits(), EnvOptions: c.s.envOptions}, nil
 }
 
 func (c *conn) make(req *wire.Request) (any, *wire.Error) {
@@ -243,7 +243,28 @@ func envError(err error) *wire.Error {
 func wireSpec(s *env.Spec, n int) wire.Spec {
 	return wire.Spec{ID: s.ID, Version: s.Version, NumEnvs: n, ObsShape: s.ObsShape, ObsDtype: string(s.ObsDtype),
 		NumActions: s.NumActions, ActionLabels: s.ActionLabels, Players: s.Players, Mode: string(s.Mode),
-		Autoreset: string(s.Autoreset), IllegalAction: string(s.IllegalAction), RewardRange: s.RewardRange}
+		Autoreset: string(s.Autoreset), IllegalAction: string(s.IllegalAction), RewardRange: s.RewardRange,
+		Options: s.Options}
+}
+
+// envOptions describes every registered env's options for hello.
+func envOptions() map[string][]wire.OptionSpec {
+	all := map[string][]wire.OptionSpec{}
+	for _, id := range env.IDs() {
+		described, _ := env.Describe(id) // registered ids are found
+		for _, o := range described {
+			all[id] = append(all[id], wireOption(o))
+		}
+	}
+	return all
+}
+
+func wireOption(o env.OptionSpec) wire.OptionSpec {
+	w := wire.OptionSpec{Name: o.Name, Type: o.Type, Default: o.Default, Choices: o.Choices, Length: o.Length}
+	if o.Type == "int" {
+		w.Min, w.Max = &o.Min, &o.Max
+	}
+	return w
 }
 
 // batchReply views the Vector's buffers as tensors; they are copied into the

@@ -25,6 +25,9 @@ type Server struct {
 	envs     budget // envs made and not yet closed, all connections
 	memory   budget // bytes committed (memory.go)
 	connCost int64  // what one connection commits
+	// envOptions describes each env's options for hello (fixed once the
+	// envs are registered).
+	envOptions map[string][]wire.OptionSpec
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{}
@@ -44,7 +47,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, pool: env.NewPool(cfg.Workers), conns: map[*conn]struct{}{},
 		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
-		connCost: connectionBytes(cfg.MaxMessageBytes)}
+		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions()}
 	s.metrics = newMetrics(s)
 	// A reply is written as one frame when it fits the write buffer (a 1024-env
 	// step reply is ~0.5 MiB); fragments would make every client reassemble.

@@ -222,7 +222,7 @@ func TestBadRequestsGetCodesAndTheConnectionStaysUsable(t *testing.T) {
 		{"nil env id", sendMap(c, map[string]any{"id": 1, "op": "reset", "handle": 1, "env_ids": []any{nil}}), wire.CodeBadRequest},
 		{"env id out of range", sendReq(c, wire.Request{Op: "reset", Handle: 1, EnvIDs: []int{5}}), wire.CodeBadShape},
 		{"too few actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Int32Tensor([]int32{0}, 1))}), wire.CodeBadShape},
-		{"float actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Float32Tensor([]float32{0, 0}, 2))}), wire.CodeBadShape},
+		{"float actions", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: ptr(wire.Float32Tensor([]float32{0, 0}, 2))}), wire.CodeBadRequest},
 		{"short data", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: &wire.Tensor{Dtype: "int32", Shape: []int{2}, Data: []byte{0}}}), wire.CodeBadShape},
 		{"no actions", sendReq(c, wire.Request{Op: "step", Handle: 1}), wire.CodeBadRequest},
 		{"huge action", sendReq(c, wire.Request{Op: "step", Handle: 1, Actions: &wire.Tensor{Dtype: "int64", Shape: []int{2},
