@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -15,14 +14,17 @@ import (
 // bench measures env-steps per second: batched steps of num-envs envs with
 // uniformly random legal actions drawn from the masks, as a client would.
 func bench(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	mode := fs.String("mode", "inproc", "inproc: step a Vector in this process; wire: through a loopback server")
-	id := fs.String("env", "splendor-v1", "env id")
-	numEnvs := fs.Int("num-envs", 1024, "envs stepped per batch (inproc)")
-	seconds := fs.Float64("seconds", 10, "seconds per measurement")
+	fs := newFlagSet("bench")
+	mode := fs.String("mode", "inproc", "inproc: step a Vector in this process; wire: through a loopback server in this process")
+	id := fs.String("env", "splendor-v1", "env id: splendor-v1 or splendor-duel-v1")
+	numEnvs := fs.Int("num-envs", 1024, "envs stepped per batch (inproc; wire measures batches of 1, 64 and 1024)")
+	seconds := fs.Float64("seconds", 10, "seconds per measurement (fractions allowed)")
 	dtype := fs.String("obs-dtype", "uint8", "observation dtype: uint8 or float32")
-	if err := fs.Parse(args); err != nil {
+	if done, err := fs.parse(args, out); done {
 		return err
+	}
+	if *numEnvs < 1 || *seconds <= 0 {
+		return fs.badf("--num-envs must be at least 1 and --seconds positive")
 	}
 	duration := time.Duration(*seconds * float64(time.Second))
 	switch *mode {
@@ -31,7 +33,7 @@ func bench(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%s self-play, %s observations, %.0fs per measurement\n", *id, *dtype, *seconds)
 		return benchWire(out, *id, env.Options{"obs_dtype": *dtype}, duration)
 	default:
-		return fmt.Errorf("unknown mode %q (known: inproc, wire)", *mode)
+		return fs.badf("unknown --mode %q (known: inproc, wire)", *mode)
 	}
 	fmt.Fprintf(out, "%s, %d envs, %s observations, %d workers, %.0fs per line\n",
 		*id, *numEnvs, *dtype, env.DefaultPool().Workers(), *seconds)

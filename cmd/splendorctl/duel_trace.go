@@ -1,39 +1,29 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // traceDuel writes one random Splendor Duel game: its decisions, then its
 // result (schema: docs/trace.md).
 func traceDuel(enc *json.Encoder, k int, seed uint64) error {
 	s := duel.New(seed)
-	r := rng.New(rng.Derive(seed, actionStream))
 	var legal duel.ActionSet
-	n := 0
-	for ; !s.Over(); n++ {
-		s.Legal(&legal)
-		a := legal.Nth(r.Intn(legal.Len()))
-		d := decisionLine[duelView]{Type: "decision", Game: k, Seed: seed, Decision: n, Turn: int(s.Turn),
+	w := decisionWriter{enc: enc}
+	err := playRandomly(&s, &legal, seed, func(legal *duel.ActionSet, a int) {
+		d := decisionLine[duelView]{Type: "decision", Game: k, Seed: seed, Decision: w.n, Turn: int(s.Turn),
 			Seat: int(s.Seat), Phase: s.Phase.String(), State: viewDuel(&s), Action: a, Label: duel.Label(a)}
-		for i := 0; i < duel.NumActions; i++ {
-			if legal.Has(i) {
-				d.Legal = append(d.Legal, i)
-				d.LegalLabels = append(d.LegalLabels, duel.Label(i))
-			}
-		}
-		if err := enc.Encode(d); err != nil {
-			return err
-		}
-		if err := s.Apply(a); err != nil {
-			return err
-		}
+		d.Legal, d.LegalLabels = legalLists(legal, duel.NumActions, duel.Label)
+		w.write(d)
+	})
+	if err = cmp.Or(err, w.err); err != nil {
+		return err
 	}
-	return enc.Encode(duelResult(k, seed, n, &s))
+	return enc.Encode(duelResult(k, seed, w.n, &s))
 }
 
 type duelResultLine struct {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -30,8 +29,8 @@ type loadConfig struct {
 // actions, and reports throughput, latency, errors, the server's memory and,
 // with --verify, whether every trajectory replays identically in process.
 func load(args []string, out io.Writer) error {
-	cfg, err := parseLoad(args)
-	if err != nil {
+	cfg, done, err := parseLoad(args, out)
+	if done {
 		return err
 	}
 	report, _ := runLoad(cfg, nil)
@@ -44,25 +43,29 @@ func load(args []string, out io.Writer) error {
 	return report.failure()
 }
 
-func parseLoad(args []string) (loadConfig, error) {
-	fs := flag.NewFlagSet("load", flag.ContinueOnError)
-	var cfg loadConfig
+// parseLoad reads the flags; done is true when the command must stop (see
+// flagSet.parse), with a usage error for settings check refuses.
+func parseLoad(args []string, out io.Writer) (cfg loadConfig, done bool, err error) {
+	fs := newFlagSet("load")
 	fs.StringVar(&cfg.url, "url", "ws://127.0.0.1:8765/ws", "the running server's WebSocket URL")
 	fs.IntVar(&cfg.clients, "clients", 4, "connections, one goroutine each")
 	fs.IntVar(&cfg.envs, "envs", 64, "envs per connection, stepped as one batch")
 	fs.StringVar(&cfg.id, "env", "splendor-v1", "env id: splendor-v1 or splendor-duel-v1")
-	seconds := fs.Float64("seconds", 10, "how long the clients step")
+	seconds := fs.Float64("seconds", 10, "how long the clients step (fractions allowed)")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "client c's batch is made with seed S+c*envs; its actions draw from rng.Derive(S, c)")
 	fs.StringVar(&cfg.dtype, "dtype", "uint8", "observation dtype: uint8 or float32")
 	fs.StringVar(&cfg.autoreset, "autoreset", "next_step", "next_step, same_step or disabled (the client resets ended envs)")
 	fs.StringVar(&cfg.token, "token", "", "the server's token, sent in hello")
 	fs.BoolVar(&cfg.verify, "verify", false, "replay every trajectory in process and compare digests")
 	fs.BoolVar(&cfg.json, "json", false, "also print the report as one JSON line (the last line)")
-	if err := fs.Parse(args); err != nil {
-		return cfg, err
+	if done, err := fs.parse(args, out); done {
+		return cfg, true, err
 	}
 	cfg.duration = time.Duration(*seconds * float64(time.Second))
-	return cfg, cfg.check()
+	if err := cfg.check(); err != nil {
+		return cfg, true, fs.bad(err)
+	}
+	return cfg, false, nil
 }
 
 // check refuses settings that could only produce errors, before connecting.

@@ -75,9 +75,10 @@ func TestLoadStepsBothGamesAndReplaysThemIdentically(t *testing.T) {
 // The verify path must be able to fail: one action changed in one replay,
 // to another legal one, makes that trajectory differ.
 func TestLoadVerifyDetectsAChangedAction(t *testing.T) {
-	cfg, err := parseLoad([]string{"--url", startLoadServer(t), "--clients", "2", "--envs", "4",
-		"--seconds", "0.3", "--verify"})
+	cfg, done, err := parseLoad([]string{"--url", startLoadServer(t), "--clients", "2", "--envs", "4",
+		"--seconds", "0.3", "--verify"}, io.Discard)
 	require.NoError(t, err)
+	require.False(t, done)
 	report, trajectories := runLoad(cfg, nil)
 	require.Empty(t, report.Errors)
 	require.Equal(t, 2, report.Trajectories.Identical)

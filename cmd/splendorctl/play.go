@@ -1,28 +1,38 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/splendor"
 )
 
+// play prints one random game, decision by decision, then its result. It
+// plays the same game as the first of `trace` with the same flags.
 func play(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	players := fs.Int("players", 2, "number of players (2–4)")
+	fs := newFlagSet("play")
+	game := fs.String("game", "splendor", "the game: splendor or duel")
+	players := fs.Int("players", 2, "number of players, 2-4 (Splendor only: duel is a 2-player game)")
 	seed := fs.Uint64("seed", 1, "seed of the deal and of the random players")
-	if err := fs.Parse(args); err != nil {
+	if done, err := fs.parse(args, out); done {
 		return err
 	}
-	fmt.Fprintf(out, "Splendor, %d players, seed %d: random players\n", *players, *seed)
-	s, err := randomGame(*players, *seed, func(s *splendor.State, _ *splendor.ActionSet, a int) {
-		if s.Phase == splendor.PhaseMain {
-			fmt.Fprintf(out, "turn %3d  seat %d  %s\n", s.Turn+1, s.Seat, splendor.Label(a))
-			return
-		}
-		fmt.Fprintf(out, "                  then %s\n", splendor.Label(a))
+	if err := checkGame(fs, *game, *players); err != nil {
+		return err
+	}
+	if *game == "duel" {
+		return playDuel(out, *seed)
+	}
+	return playSplendor(out, *players, *seed)
+}
+
+func playSplendor(out io.Writer, players int, seed uint64) error {
+	fmt.Fprintf(out, "Splendor, %d players, seed %d: random players\n", players, seed)
+	p := newDecisionPrinter(out)
+	s, err := randomGame(players, seed, func(s *splendor.State, _ *splendor.ActionSet, a int) {
+		p.print(s.Turn, s.Seat, splendor.Label(a))
 	})
 	if err != nil {
 		return err
@@ -31,30 +41,61 @@ func play(args []string, out io.Writer) error {
 	return nil
 }
 
+// decisionPrinter prints a turn's first decision with the turn and the seat,
+// and its follow-up decisions (returns, nobles, Duel's privileges, abilities…)
+// indented under it. Turns count from 1 here, as people count them.
+type decisionPrinter struct {
+	out  io.Writer
+	turn int64 // the turn printed last, -1 before the first
+}
+
+func newDecisionPrinter(out io.Writer) *decisionPrinter { return &decisionPrinter{out: out, turn: -1} }
+
+// print prints one decision: turn is the number of turns completed before
+// it, which both engines keep.
+func (p *decisionPrinter) print(turn uint32, seat uint8, label string) {
+	if int64(turn) == p.turn {
+		fmt.Fprintf(p.out, "                  then %s\n", label)
+		return
+	}
+	p.turn = int64(turn)
+	fmt.Fprintf(p.out, "turn %3d  seat %d  %s\n", turn+1, seat, label)
+}
+
 func printResult(out io.Writer, s *splendor.State) {
 	fmt.Fprintf(out, "\nGame over after %d turns.\n", s.Turn)
 	for i := 0; i < int(s.NumPlayers); i++ {
 		p := &s.Players[i]
 		fmt.Fprintf(out, "seat %d: %2d points, %2d cards, %d nobles, bonuses %s\n",
-			i, p.Points, p.Bought.Len(), p.Nobles.Len(), bonuses(p))
+			i, p.Points, p.Bought.Len(), p.Nobles.Len(), perColour(p.Bonus[:], splendorColour))
 	}
 	if s.Blocked() {
 		fmt.Fprintln(out, "Blocked: a whole round passed with nobody able to act; nobody wins.")
 		return
 	}
-	var winners []string
-	for i := 0; i < int(s.NumPlayers); i++ {
-		if s.Winners()&(1<<i) != 0 {
-			winners = append(winners, fmt.Sprintf("seat %d", i))
-		}
-	}
-	fmt.Fprintf(out, "Winner: %s\n", strings.Join(winners, " and "))
+	fmt.Fprintf(out, "Winner: %s\n", seats(s.Winners()))
 }
 
-func bonuses(p *splendor.Player) string {
-	parts := make([]string, splendor.NumColours)
-	for g := splendor.White; g <= splendor.Black; g++ {
-		parts[g] = fmt.Sprintf("%s %d", g, p.Bonus[g])
+// seats names the seats of a set (bit i for seat i).
+func seats(set uint8) string {
+	var names []string
+	for i := 0; i < 8; i++ {
+		if set&(1<<i) != 0 {
+			names = append(names, fmt.Sprintf("seat %d", i))
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// perColour spells one count per gem colour: "white 1, blue 0, …".
+func perColour(counts []uint8, colour func(int) string) string {
+	parts := make([]string, len(counts))
+	for g, n := range counts {
+		parts[g] = fmt.Sprintf("%s %d", colour(g), n)
 	}
 	return strings.Join(parts, ", ")
 }
+
+func splendorColour(g int) string { return splendor.Gem(g).String() }
+
+func duelColour(g int) string { return duel.Gem(g).String() }

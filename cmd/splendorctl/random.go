@@ -9,22 +9,57 @@ import (
 // kept apart from the deal so that the deal depends on the seed alone.
 const actionStream = 1
 
-// randomGame deals a game from seed and yields every decision (the state
-// before it, the legal set and the uniformly random choice) to visit.
+// game is what random players need of an engine's state (*splendor.State,
+// *duel.State), L being the pointer to its legal-action set.
+type game[L any] interface {
+	Over() bool
+	Legal(L)
+	Apply(int) error
+}
+
+// legalSet is an engine's set of legal action indices.
+type legalSet interface {
+	Has(int) bool
+	Len() int
+	Nth(int) int
+}
+
+// playRandomly plays s to its end, both games alike, so that play and trace
+// make the same choices for a seed: each decision draws a uniformly random
+// legal index from rng.Derive(seed, actionStream). visit sees every decision
+// (s still before it, its legal set and the choice).
+func playRandomly[S game[L], L legalSet](s S, legal L, seed uint64, visit func(legal L, action int)) error {
+	r := rng.New(rng.Derive(seed, actionStream))
+	for !s.Over() {
+		s.Legal(legal)
+		a := legal.Nth(r.Intn(legal.Len()))
+		visit(legal, a)
+		if err := s.Apply(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// randomGame deals a Splendor game from seed and plays it randomly,
+// yielding every decision to visit.
 func randomGame(players int, seed uint64, visit func(s *splendor.State, legal *splendor.ActionSet, action int)) (splendor.State, error) {
 	s, err := splendor.New(players, seed)
 	if err != nil {
 		return s, err
 	}
-	r := rng.New(rng.Derive(seed, actionStream))
 	var legal splendor.ActionSet
-	for !s.Over() {
-		s.Legal(&legal)
-		a := legal.Nth(r.Intn(legal.Len()))
-		visit(&s, &legal, a)
-		if err := s.Apply(a); err != nil {
-			return s, err
+	err = playRandomly(&s, &legal, seed, func(legal *splendor.ActionSet, a int) { visit(&s, legal, a) })
+	return s, err
+}
+
+// legalLists is the legal indices of a set in increasing order, and their labels.
+func legalLists(legal legalSet, numActions int, label func(int) string) (indices []int, labels []string) {
+	for i := 0; i < numActions; i++ {
+		if legal.Has(i) {
+			indices = append(indices, i)
+			labels = append(labels, label(i))
 		}
 	}
-	return s, nil
+	return indices, labels
 }

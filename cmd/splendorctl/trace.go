@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -14,25 +14,23 @@ import (
 // one "result" object per game (schema: docs/trace.md). Game k is dealt from
 // seed+k, so any single game can be replayed alone.
 func trace(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	game := fs.String("game", "splendor", "game to trace: splendor or duel")
-	players := fs.Int("players", 2, "number of players (2–4; duel: 2)")
-	seed := fs.Uint64("seed", 1, "seed of the first game")
+	fs := newFlagSet("trace")
+	game := fs.String("game", "splendor", "the game: splendor or duel")
+	players := fs.Int("players", 2, "number of players, 2-4 (duel: 2 only)")
+	seed := fs.Uint64("seed", 1, "seed of the first game; game k is dealt from seed+k")
 	games := fs.Int("games", 1, "number of games")
-	if err := fs.Parse(args); err != nil {
+	if done, err := fs.parse(args, out); done {
 		return err
 	}
-	one := map[string]func(*json.Encoder, int, uint64) error{
-		"splendor": func(enc *json.Encoder, k int, seed uint64) error { return traceGame(enc, k, *players, seed) },
-		"duel":     traceDuel,
-	}[*game]
-	switch {
-	case one == nil:
-		return fmt.Errorf("unknown game %q (known: splendor, duel)", *game)
-	case *game == "duel" && *players != 2:
-		return fmt.Errorf("splendor duel is a 2-player game, got --players %d", *players)
-	case *games < 1:
-		return fmt.Errorf("--games must be at least 1, got %d", *games)
+	if err := checkGame(fs, *game, *players); err != nil {
+		return err
+	}
+	if *games < 1 {
+		return fs.badf("--games must be at least 1, got %d", *games)
+	}
+	one := traceDuel
+	if *game == "splendor" {
+		one = func(enc *json.Encoder, k int, seed uint64) error { return traceGame(enc, k, *players, seed) }
 	}
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
@@ -44,30 +42,48 @@ func trace(args []string, out io.Writer) error {
 	return w.Flush()
 }
 
+// checkGame refuses a game that does not exist and a player count the game
+// cannot have, before anything is printed.
+func checkGame(fs *flagSet, game string, players int) error {
+	switch {
+	case game != "splendor" && game != "duel":
+		return fs.badf("unknown --game %q (known: splendor, duel)", game)
+	case game == "duel" && players != 2:
+		return fs.badf("splendor duel is a 2-player game, got --players %d", players)
+	case players < splendor.MinPlayers || players > splendor.MaxPlayers:
+		return fs.bad(fmt.Errorf("%w, got --players %d", splendor.ErrPlayers, players))
+	}
+	return nil
+}
+
 func traceGame(enc *json.Encoder, k, players int, seed uint64) error {
-	n := 0
-	var encErr error
+	w := decisionWriter{enc: enc}
 	s, err := randomGame(players, seed, func(s *splendor.State, legal *splendor.ActionSet, a int) {
-		d := decisionLine[stateView]{Type: "decision", Game: k, Seed: seed, Decision: n, Turn: int(s.Turn),
+		d := decisionLine[stateView]{Type: "decision", Game: k, Seed: seed, Decision: w.n, Turn: int(s.Turn),
 			Seat: int(s.Seat), Phase: s.Phase.String(), State: viewState(s), Action: a, Label: splendor.Label(a)}
-		for i := 0; i < splendor.NumActions; i++ {
-			if legal.Has(i) {
-				d.Legal = append(d.Legal, i)
-				d.LegalLabels = append(d.LegalLabels, splendor.Label(i))
-			}
-		}
-		if err := enc.Encode(d); err != nil && encErr == nil {
-			encErr = err
-		}
-		n++
+		d.Legal, d.LegalLabels = legalLists(legal, splendor.NumActions, splendor.Label)
+		w.write(d)
 	})
-	if err != nil {
+	if err = cmp.Or(err, w.err); err != nil {
 		return err
 	}
-	if encErr != nil {
-		return encErr
+	return enc.Encode(resultOf(k, seed, w.n, &s))
+}
+
+// decisionWriter encodes a game's decision lines, counting them. It keeps
+// the first error, to be returned once the game is over: the random
+// players cannot be stopped midway, and a writer that failed fails again.
+type decisionWriter struct {
+	enc *json.Encoder
+	n   int
+	err error
+}
+
+func (w *decisionWriter) write(d any) {
+	if err := w.enc.Encode(d); err != nil && w.err == nil {
+		w.err = err
 	}
-	return enc.Encode(resultOf(k, seed, n, &s))
+	w.n++
 }
 
 // decisionLine is one decision of a game whose state view is V.
