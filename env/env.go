@@ -18,6 +18,9 @@ type Env interface {
 	// Observe writes the observation of the seat to play (at the end of an
 	// episode: of the seat that made the last decision) into obs.
 	Observe(obs []uint8)
+	// ObserveSeat writes the table as seat sees it, with what that seat
+	// cannot see hidden exactly as in Observe (for every seat's view).
+	ObserveSeat(seat int, obs []uint8)
 	// Mask writes 1 for each legal action and 0 elsewhere; all zeros once
 	// the episode is over.
 	Mask(mask []uint8)
@@ -38,11 +41,12 @@ type Cloner interface {
 }
 
 // Resampler is implemented by envs with hidden information, for the
-// conformance suite: Resample redeals everything the seat to play cannot see
-// (deck order, other seats' hidden cards…) from seed, leaving all it can see
-// unchanged.
+// conformance suite: ResampleSeat redeals everything seat cannot see (deck
+// order, other seats' hidden cards…) from seed, leaving all it can see
+// unchanged; Resample does it for the seat to play.
 type Resampler interface {
 	Resample(seed uint64)
+	ResampleSeat(seat int, seed uint64)
 }
 
 // Errors every env and the layers above share; the wire maps each to a code.

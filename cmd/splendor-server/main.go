@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	release "github.com/splendor-rl/splendor/cmd/internal/version"
 	"io"
 	"net"
 	"net/http"
@@ -24,7 +25,8 @@ import (
 	_ "github.com/splendor-rl/splendor/env/splendorenv" // registers splendor-v1
 )
 
-const version = "0.1.0"
+// version is what --version prints (and the server's hello announces).
+const version = release.Version
 
 var stderrWriter io.Writer = os.Stderr
 

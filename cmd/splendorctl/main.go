@@ -7,13 +7,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	release "github.com/splendor-rl/splendor/cmd/internal/version"
 	"io"
 	"os"
 	"strings"
 )
 
-// version is what --version prints; bump it with the project's releases.
-const version = "0.1.0"
+// version is what --version prints (and the server's hello announces).
+const version = release.Version
 
 // commands lists every command and what it does, for the usage texts. It
 // names no functions, so that the commands may read it (see summary).

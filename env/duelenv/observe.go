@@ -64,11 +64,14 @@ func init() {
 }
 
 // Observe writes the observation of ToPlay's seat.
-func (e *Env) Observe(obs []uint8) {
+func (e *Env) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
+
+// ObserveSeat writes the table as seat me sees it: seats rotated so that me
+// comes first, others' blind reserves hidden.
+func (e *Env) ObserveSeat(me int, obs []uint8) {
 	obs = obs[:ObsSize]
 	clear(obs)
 	s := &e.s
-	me := e.ToPlay()
 	if s.Phase < duel.PhaseOver {
 		obs[offPhase+int(s.Phase)] = 1
 	}
@@ -137,13 +140,16 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
-// Resample redeals what the seat to play cannot see: the undrawn cards of
-// each level together with the opponent's blind reserves of that level, and
-// the order in which the bag's tokens will come out.
-func (e *Env) Resample(seed uint64) {
+// Resample redeals what the seat to play cannot see.
+func (e *Env) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
+
+// ResampleSeat redeals what seat me cannot see: the undrawn cards of each
+// level together with the opponent's blind reserves of that level, and the
+// order in which the bag's tokens will come out.
+func (e *Env) ResampleSeat(me int, seed uint64) {
 	r := rng.New(seed)
 	s := &e.s
-	opp := &s.Players[1-e.ToPlay()]
+	opp := &s.Players[1-me]
 	for l := 0; l < duel.NumLevels; l++ {
 		var slots []*duel.Card
 		for i := range s.Decks[l][:s.DeckSize[l]] {

@@ -272,27 +272,41 @@ func float32MatchesUint8(t *testing.T, c Case) {
 	})
 }
 
-// hiddenInformation: redealing what the seat to play cannot see leaves its
-// observation byte-identical, and does redeal something.
+// hiddenInformation: for every seat, redealing what that seat cannot see
+// leaves its view byte-identical, and does redeal something; the seat to
+// play's view is the observation served.
 func hiddenInformation(t *testing.T, c Case) {
 	v := makeVector(t, c, 11, nil)
 	size := v.Spec.ObsSize()
 	changed := 0
 	play(t, v, c.Steps/4, 6, func(step int, _ []int32) {
 		for i := 0; i < v.Len(); i++ {
-			clone := v.Env(i).(env.Cloner).Clone()
-			resampler, ok := clone.(env.Resampler)
-			require.True(t, ok, "env does not implement env.Resampler")
-			resampler.Resample(uint64(step*1000 + i))
-			obs := make([]uint8, size)
-			clone.Observe(obs)
-			require.Equal(t, envObs(v, v.Obs, i), obs, "step %d env %d: observation depends on hidden information", step, i)
-			if fmt.Sprint(clone) != fmt.Sprint(v.Env(i)) {
-				changed++
+			e := v.Env(i)
+			view := make([]uint8, size)
+			e.ObserveSeat(e.ToPlay(), view)
+			require.Equal(t, envObs(v, v.Obs, i), view, "step %d env %d: ObserveSeat(ToPlay) is Observe", step, i)
+			for seat := 0; seat < v.Spec.Players; seat++ {
+				if resampledView(t, e, seat, uint64(step*1000+i), view) {
+					changed++
+				}
 			}
 		}
 	})
-	require.Positive(t, changed, "Resample never changed any hidden information")
+	require.Positive(t, changed, "ResampleSeat never changed any hidden information")
+}
+
+// resampledView checks seat's view of a clone of e whose hidden information
+// (for seat) was redealt against e's; it reports whether anything changed.
+func resampledView(t *testing.T, e env.Env, seat int, seed uint64, view []uint8) bool {
+	clone := e.(env.Cloner).Clone()
+	resampler, ok := clone.(env.Resampler)
+	require.True(t, ok, "env does not implement env.Resampler")
+	resampler.ResampleSeat(seat, seed)
+	e.ObserveSeat(seat, view)
+	got := make([]uint8, len(view))
+	clone.ObserveSeat(seat, got)
+	require.Equal(t, view, got, "seat %d's view depends on what it cannot see", seat)
+	return fmt.Sprint(clone) != fmt.Sprint(e)
 }
 
 func illegalActionsChangeNothing(t *testing.T, c Case) {

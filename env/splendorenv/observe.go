@@ -53,11 +53,14 @@ func init() {
 }
 
 // Observe writes the observation of ToPlay's seat.
-func (e *Env) Observe(obs []uint8) {
+func (e *Env) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
+
+// ObserveSeat writes the table as seat me sees it: seats rotated so that me
+// comes first, others' blind reserves hidden.
+func (e *Env) ObserveSeat(me int, obs []uint8) {
 	obs = obs[:ObsSize]
 	clear(obs)
 	s := &e.s
-	me := e.ToPlay()
 	if s.Phase < splendor.PhaseOver {
 		obs[offPhase+int(s.Phase)] = 1
 	}
@@ -120,13 +123,15 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
-// Resample redeals what the seat to play cannot see: the undrawn cards of
-// each level together with the other seats' blind-reserved cards of that
-// level are shuffled and put back in the same places.
-func (e *Env) Resample(seed uint64) {
+// Resample redeals what the seat to play cannot see.
+func (e *Env) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
+
+// ResampleSeat redeals what seat me cannot see: the undrawn cards of each
+// level together with the other seats' blind-reserved cards of that level
+// are shuffled and put back in the same places.
+func (e *Env) ResampleSeat(me int, seed uint64) {
 	r := rng.New(seed)
 	s := &e.s
-	me := e.ToPlay()
 	for l := 0; l < splendor.NumLevels; l++ {
 		var slots []*splendor.Card
 		for i := range s.Decks[l][:s.DeckSize[l]] {
