@@ -101,10 +101,20 @@ func readOptions(g Game, o *OptionReader) (Spec, func() Env) {
 	autoreset := Autoreset(o.String("autoreset", string(NextStep), string(NextStep), string(SameStep), string(Disabled)))
 	dtype := Dtype(o.String("obs_dtype", string(Uint8), string(Uint8), string(Float32)))
 	illegal := IllegalPolicy(o.String("illegal_action", string(IllegalError), string(IllegalError), string(IllegalForfeit)))
+	seats := o.String("obs_seats", ObsToPlay, ObsToPlay, ObsEverySeat)
 	spec, newEnv := g.Make(o)
 	spec.Autoreset, spec.ObsDtype, spec.IllegalAction = autoreset, dtype, illegal
+	if seats == ObsEverySeat {
+		spec.ObsShape = append([]int{spec.Players}, spec.ObsShape...)
+	}
 	return spec, newEnv
 }
+
+// The obs_seats option: whose observations a row holds.
+const (
+	ObsToPlay    = "to_play" // the seat to play's (what a policy acting now needs)
+	ObsEverySeat = "all"     // every seat's view, seat 0 first: shape [players, obs] (for centralised critics)
+)
 
 // Describe lists the options env id accepts, with their types, defaults and
 // allowed values (ranges and list lengths as for the default values of the
@@ -383,7 +393,14 @@ func (v *Vector) row(obs []uint8, i int) []uint8 {
 func (v *Vector) observe(i int) {
 	e := v.envs[i]
 	row := v.row(v.Obs, i)
-	e.Observe(row)
+	if len(v.Spec.ObsShape) == 1 { // games observe in one dimension: a leading axis is obs_seats "all"
+		e.Observe(row)
+	} else {
+		per := v.obsSize / v.Spec.Players
+		for seat := range v.Spec.Players {
+			e.ObserveSeat(seat, row[seat*per:(seat+1)*per])
+		}
+	}
 	if v.ObsF32 != nil {
 		f := v.ObsF32[i*v.obsSize : (i+1)*v.obsSize]
 		for k, x := range row {

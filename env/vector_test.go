@@ -191,3 +191,41 @@ func firstLegalAction(mask []uint8) int32 {
 	}
 	return -1
 }
+
+// obs_seats "all": row i holds every seat's view, seat 0 first; the seat to
+// play's view is what obs_seats "to_play" serves, and a waiting seat's view
+// follows the table.
+func TestEverySeatsObservation(t *testing.T) {
+	for _, game := range []string{"splendor-v1", "splendor-duel-v1"} {
+		for _, dtype := range []string{"uint8", "float32"} {
+			all, err := env.Make(game, 3, env.Options{"obs_seats": "all", "obs_dtype": dtype}, 5, nil)
+			require.NoError(t, err)
+			one, err := env.Make(game, 3, env.Options{"obs_dtype": dtype}, 5, nil)
+			require.NoError(t, err)
+			players, size := all.Spec.Players, one.Spec.ObsSize()
+			require.Equal(t, append([]int{players}, one.Spec.ObsShape...), all.Spec.ObsShape)
+			require.NoError(t, all.Reset(nil, nil))
+			require.NoError(t, one.Reset(nil, nil))
+			before := append([]uint8(nil), all.Obs...)
+			for step := 0; step < 20; step++ {
+				for i := 0; i < 3; i++ {
+					seat := int(all.ToPlay[i])
+					row := all.Obs[(i*players+seat)*size : (i*players+seat+1)*size]
+					require.Equal(t, one.Obs[i*size:(i+1)*size], row, "%s env %d: the seat to play's view", game, i)
+					if dtype == "float32" {
+						require.Equal(t, one.ObsF32[i*size:(i+1)*size], all.ObsF32[(i*players+seat)*size:(i*players+seat+1)*size])
+					}
+				}
+				actions := make([]int32, 3)
+				for i := range actions {
+					actions[i] = firstLegalAction(one.Mask[i*one.Spec.NumActions : (i+1)*one.Spec.NumActions])
+				}
+				require.NoError(t, all.Step(actions))
+				require.NoError(t, one.Step(actions))
+			}
+			waiting := 1 - int(all.ToPlay[0]) // a seat not to play in env 0 (2 players)
+			require.NotEqual(t, before[waiting*size:(waiting+1)*size], all.Obs[waiting*size:(waiting+1)*size],
+				"%s: a waiting seat's view changes as the table does", game)
+		}
+	}
+}
