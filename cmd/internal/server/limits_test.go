@@ -156,3 +156,16 @@ func TestShutdownDrains(t *testing.T) {
 	_, _, err = websocket.DefaultDialer.Dial(url, nil)
 	require.Error(t, err, "no new connections after shutdown")
 }
+
+// obs_seats "all" reaches the client as a [N, players, obs] tensor, with the
+// options as applied echoed in the spec.
+func TestEverySeatsObservationOverTheWire(t *testing.T) {
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	made, first := makeBatch(t, c, 3, map[string]any{"obs_seats": "all", "players": 3})
+	require.Equal(t, []int{3, 423}, made.Spec.ObsShape)
+	require.Equal(t, []int{3, 3, 423}, first.Obs.Shape)
+	require.Len(t, first.Obs.Data, 3*3*423)
+	require.Equal(t, "all", made.Spec.Options["obs_seats"])
+	require.EqualValues(t, 3, made.Spec.Options["players"])
+}

@@ -19,11 +19,12 @@ func (f *faultyEnv) Step(int) error {
 	}
 	return nil
 }
-func (f *faultyEnv) Observe(obs []uint8)  { obs[0] = uint8(f.steps) }
-func (f *faultyEnv) Mask(mask []uint8)    { mask[0] = 1 }
-func (f *faultyEnv) ToPlay() int          { return 0 }
-func (f *faultyEnv) Rewards(r []float32)  { clear(r) }
-func (f *faultyEnv) Status() (bool, bool) { return false, false }
+func (f *faultyEnv) Observe(obs []uint8)            { obs[0] = uint8(f.steps) }
+func (f *faultyEnv) ObserveSeat(_ int, obs []uint8) { f.Observe(obs) }
+func (f *faultyEnv) Mask(mask []uint8)              { mask[0] = 1 }
+func (f *faultyEnv) ToPlay() int                    { return 0 }
+func (f *faultyEnv) Rewards(r []float32)            { clear(r) }
+func (f *faultyEnv) Status() (bool, bool)           { return false, false }
 
 func init() {
 	env.Register(env.Game{ID: "faulty-v0", Make: func(*env.OptionReader) (env.Spec, func() env.Env) {
