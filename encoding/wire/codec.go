@@ -20,6 +20,8 @@ type Codec struct {
 	// MaxItems bounds the array items and map entries (key and value count
 	// one each) of a request, checked before decoding allocates for them.
 	MaxItems int
+	actions  Tensor // a plain step's actions (fast.go)
+	shape    [1]int
 }
 
 // DefaultMaxItems lets through seeds and env_ids for 65,536 envs each, with
@@ -41,8 +43,18 @@ func NewCodec() *Codec {
 // DecodeRequest reads one frame into req (reset first). A frame that is not
 // one msgpack map of the documented fields gives CodeBadRequest, a bad seed
 // CodeBadSeed; req.ID is set whenever the frame got that far, so the error
-// reply can carry it.
+// reply can carry it. A plain step is read without allocating (fast.go):
+// its actions' data then views frame, so req is valid while frame is.
 func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
+	*req = Request{}
+	if c.decodeStep(frame, req) {
+		return nil
+	}
+	return c.decodeFull(frame, req)
+}
+
+// decodeFull reads any request, checking it strictly.
+func (c *Codec) decodeFull(frame []byte, req *Request) *Error {
 	*req = Request{}
 	if err := scan(frame, c.MaxItems); err != nil {
 		return Errorf(CodeBadRequest, "malformed request: %v", err)

@@ -28,6 +28,11 @@ const (
 // sent as they lie in memory; elsewhere they are converted.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
+// TensorsView says whether the Tensor constructors view their slices rather
+// than copy them, so that a tensor built once follows later writes to its
+// slice (true on little-endian hosts).
+var TensorsView = littleEndian
+
 // Len is the number of elements the shape holds.
 func (t *Tensor) Len() int {
 	n := 1

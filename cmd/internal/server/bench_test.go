@@ -29,10 +29,11 @@ func BenchmarkWireStep(b *testing.B) {
 	}
 	r := rng.New(1)
 	actions := make([]int32, 1024)
+	na := made.Spec.NumActions
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for k := range actions {
-			actions[k] = env.SampleLegal(reply.Mask.Data[k*72:(k+1)*72], &r)
+			actions[k] = env.SampleLegal(reply.Mask.Data[k*na:(k+1)*na], &r)
 		}
 		t := wire.Int32Tensor(actions, 1024)
 		if err := c.Call(wire.Request{Op: wire.OpStep, Handle: made.Handle, Actions: &t}, &reply); err != nil {

@@ -17,6 +17,18 @@ type batch struct {
 	actions    []int32
 	memory     int64 // bytes reserved from the server's budget
 	replyBytes int64 // bytes of one reset or step reply
+	reply      *wire.BatchReply
+}
+
+// replyTo is the batch's reset or step reply: built once, since its tensors
+// view the Vector's buffers, which never move (rebuilt each time where
+// tensors are copies).
+func (b *batch) replyTo(id uint64) *wire.BatchReply {
+	if b.reply == nil || !wire.TensorsView {
+		b.reply = batchReply(b.v)
+	}
+	b.reply.ID = id
+	return b.reply
 }
 
 // handle answers one request frame with one encoded reply frame. A failed
@@ -172,7 +184,7 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err)
 	}
-	return batchReply(req.ID, b.v), nil
+	return b.replyTo(req.ID), nil
 }
 
 func (c *conn) step(req *wire.Request) (any, *wire.Error) {
@@ -191,7 +203,7 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 		return nil, envError(err)
 	}
 	c.s.metrics.steps.Add(float64(len(b.actions)))
-	return batchReply(req.ID, b.v), nil
+	return b.replyTo(req.ID), nil
 }
 
 // closeReply is a close's reply with what to release once the writer takes
@@ -269,11 +281,11 @@ func wireOption(o env.OptionSpec) wire.OptionSpec {
 
 // batchReply views the Vector's buffers as tensors; they are copied into the
 // frame by the encoder before the next request can touch them.
-func batchReply(id uint64, v *env.Vector) *wire.BatchReply {
+func batchReply(v *env.Vector) *wire.BatchReply {
 	n := v.Len()
 	spec := &v.Spec
 	obsShape := append([]int{n}, spec.ObsShape...)
-	r := &wire.BatchReply{ID: id,
+	r := &wire.BatchReply{
 		Obs:        obsTensor(v.Obs, v.ObsF32, obsShape),
 		Mask:       wire.Uint8Tensor(v.Mask, n, spec.NumActions),
 		Rewards:    wire.Float32Tensor(v.Rewards, n, spec.Players),

@@ -108,7 +108,7 @@ func TestMakeResetStepClose(t *testing.T) {
 
 	require.Equal(t, wire.Tensor{Dtype: "uint8", Shape: []int{4, 423}, Data: first.Obs.Data}, first.Obs)
 	require.Len(t, first.Obs.Data, 4*423)
-	require.Equal(t, []int{4, 72}, first.Mask.Shape)
+	require.Equal(t, []int{4, made.Spec.NumActions}, first.Mask.Shape)
 	require.Equal(t, []int{4, 3}, first.Rewards.Shape)
 	require.Equal(t, "float32", first.Rewards.Dtype)
 	require.Equal(t, "bool", first.Terminated.Dtype)

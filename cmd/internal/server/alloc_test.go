@@ -1,0 +1,79 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/stretchr/testify/require"
+)
+
+// stepFrames makes a batch on a connection with no socket and returns it
+// with an encoded step request of first legal actions.
+func stepFixture(t testing.TB, n int, options map[string]any) (*conn, []byte) {
+	s := New(testConfig())
+	c := &conn{s: s, batches: map[uint64]*batch{}, out: make(chan reply, queued), free: make(chan *bytes.Buffer, 2),
+		taken: make(chan struct{}, 1)}
+	c.codec = c.newCodec()
+	var codec = wire.NewCodec()
+	var frame bytes.Buffer
+	require.NoError(t, codec.Encode(&frame, &wire.Request{ID: 1, Op: wire.OpMake, Env: "splendor-v1", NumEnvs: n, Options: options}))
+	r, _ := c.handle(frame.Bytes())
+	var made wire.MakeReply
+	require.NoError(t, wire.DecodeReply(r.buf.Bytes(), &made))
+	require.NoError(t, codec.Encode(&frame, &wire.Request{ID: 2, Op: wire.OpReset, Handle: made.Handle}))
+	r, _ = c.handle(frame.Bytes())
+	var first wire.BatchReply
+	require.NoError(t, wire.DecodeReply(r.buf.Bytes(), &first))
+	actions := firstLegal(first.Mask)
+	require.NoError(t, codec.Encode(&frame, &wire.Request{ID: 3, Op: wire.OpStep, Handle: made.Handle, Actions: &actions}))
+	return c, frame.Bytes()
+}
+
+// In steady state a step's trip through the server (decode, step, encode
+// into a pooled buffer) allocates nothing.
+func TestWireStepDoesNotAllocate(t *testing.T) {
+	for _, opts := range []map[string]any{nil, {"obs_dtype": "float32", "autoreset": "same_step"}} {
+		c, frame := stepFixture(t, 64, opts)
+		v := c.batches[1].v
+		data := frame[len(frame)-4*v.Len():] // the actions tensor's data ends the frame
+		step := func() {
+			for i := range v.Len() { // a legal action each, written into the frame in place
+				a := firstLegalIndex(v.Mask[i*v.Spec.NumActions : (i+1)*v.Spec.NumActions])
+				binary.LittleEndian.PutUint32(data[4*i:], uint32(a))
+			}
+			r, _ := c.handle(frame)
+			c.forgetRequest()
+			c.recycle(r.buf)
+		}
+		step()
+		require.Zero(t, testing.AllocsPerRun(100, step), "%v", opts)
+		require.EqualValues(t, 64*102, counterValue(t, c.s, "splendor_env_steps_total", ""), "every step was legal")
+	}
+}
+
+func firstLegalIndex(mask []uint8) int {
+	for a, ok := range mask {
+		if ok == 1 {
+			return a
+		}
+	}
+	return 0
+}
+
+func BenchmarkServerStep(b *testing.B) {
+	c, frame := stepFixture(b, 64, nil)
+	v := c.batches[1].v
+	data := frame[len(frame)-4*v.Len():]
+	b.ReportAllocs()
+	for range b.N {
+		for i := range v.Len() {
+			a := firstLegalIndex(v.Mask[i*v.Spec.NumActions : (i+1)*v.Spec.NumActions])
+			binary.LittleEndian.PutUint32(data[4*i:], uint32(a))
+		}
+		r, _ := c.handle(frame)
+		c.forgetRequest()
+		c.recycle(r.buf)
+	}
+}
