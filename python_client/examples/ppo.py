@@ -1,13 +1,16 @@
-"""Masked PPO for splendor-v1 against the server's built-in bots: one file, CleanRL style (cleanrl/ppo.py).
+"""Masked PPO for splendor-v1 (or `--env splendor-duel-v1`) against the server's built-in bots: one file, CleanRL
+style (cleanrl/ppo.py).
 
-    python examples/ppo.py --total-timesteps 5000000 --save /tmp/ppo.pt          # starts a local server
-    python -m splendor_rl.evaluate --policy /tmp/ppo.pt --opponent random --games 1000
+    python examples/ppo.py --total-timesteps 4194304 --save /tmp/ppo.pt          # starts a local server
+    python -m splendor_rl.evaluate --policy /tmp/ppo.pt --opponent random --games 1000   # on the checkpoint's env
 
 The learner owns one seat of each 2-player game (drawn per episode from the episode seed); the bots play the
 others inside the server. Illegal actions are masked (logit -1e8) before the Categorical. Rewards are the learner's
 (+1 win / -1 loss at the end; `--reward score_diff` adds the documented score-difference shaping), and the win
 rate printed is always by actual wins: a finished episode whose terminal reward is > 0. Every `--eval-every` env
 steps the greedy (argmax) policy plays `--eval-games` fixed seeded games (splendor_rl.evaluate) against the bots.
+Training proceeds a rollout (`--num-envs` × `--num-steps` env steps) at a time, so `--total-timesteps` and
+`--eval-every` must be multiples of it: other values are refused, with the nearest ones that work.
 
 Checkpoints and resuming (exactly):
 
@@ -49,8 +52,10 @@ OUTPUT_ARGS = {"save", "log_csv", "checkpoint"}
 
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--env", default="splendor-v1", help="the env id: splendor-v1 or splendor-duel-v1")
     p.add_argument("--seed", type=int, default=1, help="seeds torch, numpy, random and the training envs")
-    p.add_argument("--total-timesteps", type=int, default=6_000_000, help="learner decisions, over all envs")
+    p.add_argument("--total-timesteps", type=int, default=6_291_456, help="learner decisions, over all envs: a "
+                   "multiple of a rollout (--num-envs × --num-steps)")
     p.add_argument("--time-limit", type=float, default=0, help="stop after this many minutes (0: no limit)")
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--num-steps", type=int, default=128, help="rollout length per env and update")
@@ -72,7 +77,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--reward", choices=["terminal", "score_diff"], default="terminal")
     p.add_argument("--opponent", choices=["random", "greedy"], default="random", help="the bots' kind")
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--eval-every", type=int, default=250_000, help="env steps between evaluations (0: never)")
+    p.add_argument("--eval-every", type=int, default=262_144, help="env steps between evaluations (0: never), a "
+                   "multiple of a rollout")
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--eval-seed", type=int, default=10_000_000, help="eval game j is dealt from eval-seed + j")
     p.add_argument("--url", default=None, help="a running server (default: start a local one)")
@@ -88,9 +94,19 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no tqdm bar")
     args = p.parse_args(argv)
     args.batch_size = args.num_envs * args.num_steps
+    for flag, steps in (("--total-timesteps", args.total_timesteps), ("--eval-every", args.eval_every)):
+        if steps % args.batch_size:  # rounding it silently would train or evaluate at other steps than asked
+            p.error(not_whole_rollouts(flag, steps, args))
     args.minibatch_size = args.batch_size // args.num_minibatches
     args.num_iterations = max(1, args.total_timesteps // args.batch_size)
     return args
+
+
+def not_whole_rollouts(flag: str, steps: int, args: argparse.Namespace) -> str:
+    below = steps // args.batch_size * args.batch_size
+    near = " or ".join(str(n) for n in (below, below + args.batch_size) if n > 0)
+    return (f"{flag} {steps} is not a multiple of a rollout (--num-envs {args.num_envs} × --num-steps "
+            f"{args.num_steps} = {args.batch_size} env steps): pass {near}")
 
 
 def rng_state() -> dict:
@@ -134,14 +150,10 @@ def main(argv=None) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
 
-    server = None
-    url = args.url
-    if url is None:
-        server = splendor_rl.LocalServer()
-        url = server.url
-    # same_step autoreset: the step that ends an episode returns the next episode's first observation, so every
-    # stored transition is a real decision and `dones` marks where the GAE recursion stops.
-    envs = splendor_rl.make_vec("splendor-v1", num_envs=args.num_envs, seed=args.seed, url=url, mode="vs_bots",
+    # Without --url, the envs and the evaluations share this process's local server. same_step autoreset: the step
+    # that ends an episode returns the next episode's first observation, so every stored transition is a real
+    # decision and `dones` marks where the GAE recursion stops.
+    envs = splendor_rl.make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
                                 bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step")
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
@@ -166,7 +178,8 @@ def main(argv=None) -> int:
 
     def evaluate(step: int, minutes: float, recent: deque) -> float:
         result = play(lambda o, m, g: model.greedy(o, m), args.eval_games, seed=args.eval_seed,
-                      opponent=args.opponent, players=args.players, num_envs=min(64, args.eval_games), url=url)
+                      opponent=args.opponent, players=args.players, num_envs=min(64, args.eval_games),
+                      url=args.url, env_id=args.env)
         lo, hi = wilson(result.wins, result.games)
         train = np.mean(recent) if recent else float("nan")
         tqdm.write(f"step {step:>9,} {minutes:5.1f} min | train win {100 * train:5.1f}% (last {len(recent)}) | "
@@ -327,8 +340,6 @@ def main(argv=None) -> int:
     envs.close()
     if log_file:
         log_file.close()
-    if server is not None:
-        server.stop()
     return 0
 
 

@@ -4,6 +4,8 @@
     envs = splendor_rl.make_vec("splendor-v1", num_envs=64, seed=0)   # a local server starts if no url= is given
     obs, infos = envs.reset()
     obs, rewards, terminated, truncated, infos = envs.step(actions)   # infos["action_mask"]: legal actions
+
+Importing it registers the Gymnasium ids `splendor_rl/splendor-v1` and `splendor_rl/splendor-duel-v1`.
 """
 
 from __future__ import annotations
@@ -11,16 +13,21 @@ from __future__ import annotations
 from typing import Any
 
 from .connection import Connection
-from .errors import (BadOption, BadRequest, BadSeed, BadShape, ConnectionLost, IllegalAction, InternalError,
-                     LimitExceeded, ProtocolError, SplendorError, Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
+from .errors import (BadOption, BadRequest, BadSeed, BadShape, BadState, ConnectionLost, EnvClosed,
+                     IllegalAction, InternalError, LimitExceeded, ProtocolError, ServerUnreachable, SplendorError,
+                     Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
 from .server import LocalServer, find_binary
 from .single import SplendorEnv
 from .vector import SplendorVectorEnv, derive_seed
 
-__all__ = ["make_vec", "make", "make_aec", "Connection", "LocalServer", "find_binary", "SplendorVectorEnv",
-           "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp", "Unauthorized", "UnknownEnv",
-           "BadOption", "BadSeed", "BadShape", "IllegalAction", "UnknownHandle", "LimitExceeded", "InternalError",
-           "ProtocolError", "ConnectionLost"]
+__all__ = ["make_vec", "make", "make_aec", "make_gym_vec", "GYM_IDS", "Connection", "LocalServer", "find_binary",
+           "SplendorVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",
+           "Unauthorized", "UnknownEnv", "BadOption", "BadSeed", "BadShape", "BadState", "IllegalAction",
+           "UnknownHandle", "LimitExceeded", "InternalError", "ProtocolError", "ConnectionLost", "ServerUnreachable",
+           "EnvClosed"]
+
+# Gymnasium ids (namespace splendor_rl) → server env ids.
+GYM_IDS = {"splendor_rl/splendor-v1": "splendor-v1", "splendor_rl/splendor-duel-v1": "splendor-duel-v1"}
 
 
 def make_vec(env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
@@ -42,3 +49,23 @@ def make_aec(env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, ur
     from .aec import SplendorAEC
 
     return SplendorAEC(env_id, players=players, seed=seed, url=url, **options)
+
+
+def make_gym_vec(env_id: str = "splendor-v1", num_envs: int = 1, **kwargs: Any) -> SplendorVectorEnv:
+    """`gymnasium.make_vec`'s vector entry point: `make_vec` with the defaults of `make` (one seat against random
+    bots, illegal actions forfeit), so that every vectorization mode of a Gymnasium id plays the same game."""
+    kwargs.setdefault("mode", "vs_bots")
+    kwargs.setdefault("illegal_action", "forfeit")
+    return make_vec(env_id, num_envs, **kwargs)
+
+
+def _register_gym_ids() -> None:
+    import gymnasium
+
+    for gym_id, env_id in GYM_IDS.items():
+        if gym_id not in gymnasium.registry:  # importing twice (a reload) must not warn about overriding
+            gymnasium.register(gym_id, entry_point="splendor_rl:make", vector_entry_point="splendor_rl:make_gym_vec",
+                               kwargs={"env_id": env_id})
+
+
+_register_gym_ids()

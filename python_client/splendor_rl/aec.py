@@ -8,7 +8,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .vector import SplendorVectorEnv
+from .errors import IllegalAction
+from .vector import SplendorVectorEnv, one_action
 
 
 class SplendorAEC(AECEnv):
@@ -17,13 +18,14 @@ class SplendorAEC(AECEnv):
     decision (current for the agent selected), with an all-zero mask when it is not its turn. An illegal
     action forfeits by default (the PettingZoo convention: -1 for the offender)."""
 
-    metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": []}
+    metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": []}  # per env id in __init__
 
     def __init__(self, env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, url: str | None = None,
                  illegal_action: str = "forfeit", **options: Any):
         super().__init__()
         self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="self_play", players=players,
                                       autoreset="disabled", illegal_action=illegal_action, **options)
+        self.metadata = {**self.metadata, "name": env_id.replace("-", "_")}  # splendor_duel_v1 for Duel
         self.possible_agents = [f"player_{i}" for i in range(players)]
         obs_space = self._vec.single_observation_space
         n = self._vec.single_action_space.n
@@ -41,6 +43,8 @@ class SplendorAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """`seed`: a non-negative int, else `BadSeed`. `options` are ignored: PettingZoo's `api_test` resets with
+        made-up ones and expects no error (the Gymnasium adapters refuse unknown keys)."""
         obs, infos = self._vec.reset(seed=None if seed is None else [seed])
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -66,7 +70,10 @@ class SplendorAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        obs, _, terminated, truncated, infos = self._vec.step(np.asarray([action]))
+        if action is None:
+            raise IllegalAction(f"step(None) is only for agents that are done (terminated or truncated); {agent} "
+                                "is to act: pass one of its legal actions (observe(agent)['action_mask'])")
+        obs, _, terminated, truncated, infos = self._vec.step(one_action(action))
         self._cumulative_rewards[agent] = 0.0
         seat_rewards = infos["seat_rewards"][0]
         self.rewards = {a: float(seat_rewards[i]) for i, a in enumerate(self.possible_agents) if a in self.agents}

@@ -1,21 +1,23 @@
 """python -m splendor_rl.bench: env-steps/s over the wire from Python, next to the server's in-process rate.
 
-Batches of 1, 64 and 1024 envs step self-play games with uniformly random legal actions sampled by numpy from the
-masks, first one `step()` at a time, then two batches of that size double-buffered with `send`/`recv`; the
-in-process figure comes from the server's own `splendorctl bench --mode inproc` run in the same invocation; the
-`step()` round trip gives the latency (p50, p99)."""
+Batches of 1, 64 and 1024 envs of `--env` (splendor-v1 by default, or splendor-duel-v1) step self-play games with
+uniformly random legal actions sampled by numpy from the masks, first one `step()` at a time, then two batches of
+that size double-buffered with `send`/`recv`; the in-process figure comes from the server's own
+`splendorctl bench --mode inproc` run in the same invocation; the `step()` round trip gives the latency (p50, p99)."""
 
 from __future__ import annotations
 
 import argparse
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 from .connection import Connection
+from .errors import ConnectionLost, ServerUnreachable, SplendorError
 from .server import LocalServer, find_binary
 from .vector import SplendorVectorEnv
 
@@ -30,8 +32,8 @@ def sample(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return keys.argmax(axis=1)
 
 
-def wire_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> tuple[float, np.ndarray]:
-    envs = SplendorVectorEnv("splendor-v1", num_envs, seed=1, url=url, obs_dtype=obs_dtype)
+def wire_rate(url: str, env_id: str, num_envs: int, seconds: float, obs_dtype: str) -> tuple[float, np.ndarray]:
+    envs = SplendorVectorEnv(env_id, num_envs, seed=1, url=url, obs_dtype=obs_dtype)
     rng = np.random.default_rng(1)
     _, infos = envs.reset()
     rtts = []
@@ -46,11 +48,11 @@ def wire_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> tuple[
     return len(rtts) * num_envs / elapsed, np.array(rtts)
 
 
-def pipelined_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> float:
+def pipelined_rate(url: str, env_id: str, num_envs: int, seconds: float, obs_dtype: str) -> float:
     """Two batches of num_envs on one connection, double-buffered with send/recv: while the server steps one,
     the client samples actions for the other (the overlap `send`/`recv` exist for)."""
     with Connection(url) as conn:
-        batches = [SplendorVectorEnv("splendor-v1", num_envs, seed=1 + k * num_envs, connection=conn,
+        batches = [SplendorVectorEnv(env_id, num_envs, seed=1 + k * num_envs, connection=conn,
                                      obs_dtype=obs_dtype) for k in range(2)]
         rng = np.random.default_rng(1)
         masks = [b.reset()[1]["action_mask"] for b in batches]
@@ -71,37 +73,43 @@ def pipelined_rate(url: str, num_envs: int, seconds: float, obs_dtype: str) -> f
     return steps / elapsed
 
 
-def inproc_rate(num_envs: int, seconds: float, obs_dtype: str) -> float:
+def inproc_rate(env_id: str, num_envs: int, seconds: float, obs_dtype: str) -> float:
     """The server's in-process self-play rate for the same batch, from splendorctl beside the server binary."""
     ctl = Path(find_binary()).with_name("splendorctl")
-    out = subprocess.run([str(ctl), "bench", "--mode", "inproc", "--num-envs", str(num_envs), "--seconds",
-                          str(seconds), "--obs-dtype", obs_dtype], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([str(ctl), "bench", "--mode", "inproc", "--env", env_id, "--num-envs", str(num_envs),
+                          "--seconds", str(seconds), "--obs-dtype", obs_dtype],
+                         capture_output=True, text=True, check=True).stdout
     return float(re.search(r"self_play\s+(\d+)", out).group(1))
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m splendor_rl.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measurement")
     parser.add_argument("--url", help="a running server (default: start a local one)")
     parser.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
+    parser.add_argument("--env", default="splendor-v1", help="the env id: splendor-v1 or splendor-duel-v1")
     args = parser.parse_args(argv)
     server = None if args.url else LocalServer()
     url = args.url or server.url
     try:
-        print(f"splendor-v1 self-play, {args.obs_dtype} observations, {args.seconds:g}s per measurement")
+        print(f"{args.env} self-play, {args.obs_dtype} observations, {args.seconds:g}s per measurement")
         print(f"{'batch':>6} {'step() steps/s':>15} {'ratio':>6} {'send/recv x2':>13} {'ratio':>6} {'inproc':>11} "
               f"{'p50 rtt':>9} {'p99 rtt':>9}")
         for n in BATCHES:
-            rate, rtts = wire_rate(url, n, args.seconds, args.obs_dtype)
-            piped = pipelined_rate(url, n, args.seconds, args.obs_dtype)
-            inproc = inproc_rate(n, args.seconds, args.obs_dtype)
+            rate, rtts = wire_rate(url, args.env, n, args.seconds, args.obs_dtype)
+            piped = pipelined_rate(url, args.env, n, args.seconds, args.obs_dtype)
+            inproc = inproc_rate(args.env, n, args.seconds, args.obs_dtype)
             p50, p99 = np.percentile(rtts, [50, 99]) * 1e6
-            print(f"{n:>6} {rate:>15,.0f} {rate / inproc:>6.0%} {piped:>13,.0f} {piped / inproc:>6.0%} {inproc:>11,.0f} "
-                  f"{p50:>7.0f}µs {p99:>7.0f}µs")
+            print(f"{n:>6} {rate:>15,.0f} {rate / inproc:>6.0%} {piped:>13,.0f} {piped / inproc:>6.0%} "
+                  f"{inproc:>11,.0f} {p50:>7.0f}µs {p99:>7.0f}µs")
+    except (SplendorError, ServerUnreachable, ConnectionLost) as exc:  # a dead --url, an unknown --env: one line
+        print(f"splendor_rl.bench: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     finally:
         if server:
             server.stop()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -16,13 +16,14 @@ from collections import deque
 from typing import Any
 
 from websockets.client import ClientProtocol
+from websockets.exceptions import InvalidHandshake
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
-from websockets.uri import parse_uri
+from websockets.uri import WebSocketURI, parse_uri
 
 from .codec import pack, unpack
-from .errors import ConnectionLost, ProtocolError, from_reply
+from .errors import ConnectionLost, ProtocolError, ServerUnreachable, from_reply
 
 PROTOCOL_VERSION = 1
 
@@ -48,11 +49,6 @@ class Connection:
         self.url = url
         self.timeout = timeout
         uri = parse_uri(url)
-        sock = socket.create_connection((uri.host, uri.port), timeout=connect_timeout or timeout)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if uri.secure:
-            sock = ssl.create_default_context().wrap_socket(sock, server_hostname=uri.host)
-        self._sock = sock
         self._ws = ClientProtocol(uri, max_size=None)
         self._messages: deque[bytes] = deque()
         self._partial: list[bytes] = []
@@ -61,21 +57,37 @@ class Connection:
         self._lock = threading.Lock()  # the protocol and socket: the caller's, or the watcher's between calls
         self._closed = False
         self._lost = False
-        try:
-            self._handshake()
-        except BaseException:
-            sock.close()
-            raise
+        self._open(uri, connect_timeout or timeout)
         threading.Thread(target=self._answer_pings, daemon=True).start()
         try:
             self.hello = self.call("hello", token=token)
         except BaseException:
             self.close()  # a refused token, say: do not leave the socket and the watcher behind
             raise
-        sock.settimeout(timeout)
+        self._sock.settimeout(timeout)
         if self.hello.get("protocol") != PROTOCOL_VERSION:
             self.close()
             raise ProtocolError(f"server speaks protocol {self.hello.get('protocol')}, this client {PROTOCOL_VERSION}")
+
+    def _open(self, uri: WebSocketURI, timeout: float) -> None:
+        """`_sock`, with the WebSocket handshake done; any failure is a `ServerUnreachable` naming the URL (a
+        bare ConnectionRefusedError does not say which server was meant)."""
+        try:
+            sock = socket.create_connection((uri.host, uri.port), timeout=timeout)
+        except OSError as exc:
+            raise ServerUnreachable(self.url, exc.strerror or str(exc) or type(exc).__name__) from exc
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if uri.secure:
+                sock = ssl.create_default_context().wrap_socket(sock, server_hostname=uri.host)
+            self._sock = sock
+            self._handshake()
+        except (OSError, InvalidHandshake) as exc:
+            sock.close()
+            raise ServerUnreachable(self.url, f"WebSocket handshake failed ({exc})") from exc
+        except BaseException:
+            sock.close()
+            raise
 
     def _handshake(self) -> None:
         self._ws.send_request(self._ws.connect())

@@ -1,10 +1,12 @@
-"""Server errors as exceptions: one class per wire error code (encoding/wire/PROTOCOL.md §7)."""
+"""Errors as exceptions: one class per wire error code (encoding/wire/PROTOCOL.md §7), and the client's own
+(`ServerUnreachable`, `ConnectionLost`, `EnvClosed`, `ProtocolError`)."""
 
 from __future__ import annotations
 
 
 class SplendorError(Exception):
-    """A request the server refused. Nothing changed on the server."""
+    """A request refused, by the server or, for arguments it would refuse too (float actions, a float seed, an
+    unknown reset option), by the client before sending. Nothing changed on the server."""
 
     code = ""
 
@@ -43,9 +45,16 @@ class BadShape(SplendorError, ValueError):
 
 
 class IllegalAction(SplendorError):
-    """Some action was not legal; `envs` lists the offending env indices. Nothing was stepped."""
+    """Some action was not legal; `envs` lists the offending env indices (empty when the client refused it: a
+    PettingZoo `step(None)` for an agent still to act). Nothing was stepped."""
 
     code = "illegal_action"
+
+
+class BadState(SplendorError, ValueError):
+    """`set_state` was given a state that is not valid for the batch's env and options."""
+
+    code = "bad_state"
 
 
 class UnknownHandle(SplendorError):
@@ -90,10 +99,33 @@ class ConnectionLost(ConnectionError):
         return type(self), (self.url, self.code, self.reason)
 
 
+class ServerUnreachable(ConnectionError):
+    """No connection could be opened to `url` (refused, unknown host, timeout, or a failed WebSocket handshake
+    such as a wrong path); `reason` says which."""
+
+    def __init__(self, url: str, reason: str = ""):
+        super().__init__(f"cannot connect to {url}: {reason}. Is a server running there? Start one with "
+                         "`make run` (ws://127.0.0.1:8765/ws), check the URL, or leave the URL out to start a "
+                         "local server")
+        self.url = url
+        self.reason = reason
+
+    def __reduce__(self):
+        return type(self), (self.url, self.reason)
+
+
+class EnvClosed(RuntimeError):
+    """reset/step/send/recv on an env after its close(): make a new env. (Not a `ConnectionLost`: there is
+    nothing to reconnect.)"""
+
+
+# The exceptions the client raises of its own, not from a server error reply; docs/python.md lists them.
+CLIENT_ERRORS = (ServerUnreachable, ConnectionLost, EnvClosed, ProtocolError)
+
 ERRORS: dict[str, type[SplendorError]] = {
     cls.code: cls
     for cls in (BadRequest, UnknownOp, Unauthorized, UnknownEnv, BadOption, BadSeed, BadShape, IllegalAction,
-                UnknownHandle, LimitExceeded, InternalError)
+                BadState, UnknownHandle, LimitExceeded, InternalError)
 }
 
 

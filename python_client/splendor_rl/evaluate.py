@@ -2,12 +2,15 @@
 
     python -m splendor_rl.evaluate --policy random --opponent greedy --games 1000
     python -m splendor_rl.evaluate --policy runs/ppo.pt --opponent random --games 1000 --url ws://127.0.0.1:8765/ws
+    python -m splendor_rl.evaluate --env splendor-duel-v1 --policy random --opponent greedy --games 1000
 
 Game j (0-based) is dealt from episode seed `--seed + j`, which also draws the policy's seat; the games are played
 `--num-envs` at a time, each env taking the next unplayed game when its game ends. A policy's random choices in
 game j come from a generator seeded by (seed, j), so the result depends only on the arguments (not on
 `--num-envs` or on timing). A win is a terminal reward > 0 for the policy's seat; a truncated game (turn limit) is
-not a win. `--policy random` needs no torch; a checkpoint (saved by examples/ppo.py) needs torch.
+not a win. `--policy random` needs no torch; a checkpoint (saved by examples/ppo.py) needs torch, and plays the
+env it was trained on unless `--env` names it. A failure the user can act on (a dead `--url`, an unknown env, a
+lost connection) prints one line on stderr and exits 1.
 
 `--results PATH` writes each finished game to PATH (JSON Lines) as it ends; with `--resume`, the games already in
 PATH are not played again and the new ones are appended, so that an interrupted run, resumed, prints what an
@@ -28,7 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .connection import Connection
-from .server import LocalServer
+from .errors import ConnectionLost, ServerUnreachable, SplendorError
 from .vector import SplendorVectorEnv
 
 # policy(obs [n, obs_dim], mask [n, actions] bool, games [n] int) -> actions [n]; `games` are the game indices
@@ -190,10 +193,6 @@ def play(policy: Policy, games: int, *, seed: int = 0, opponent: str = "random",
             on_game(g, game)
 
     if todo:
-        server = None
-        if connection is None and url is None:
-            server = LocalServer()
-            url = server.url
         envs = SplendorVectorEnv(env_id, max(1, min(num_envs, len(todo))), seed=seed, url=url,
                                  connection=connection, mode="vs_bots", bots=opponent, players=players,
                                  autoreset="disabled", **options)
@@ -201,8 +200,6 @@ def play(policy: Policy, games: int, *, seed: int = 0, opponent: str = "random",
             _play_games(policy, envs, todo, seed, record)
         finally:
             envs.close()
-            if server is not None:
-                server.stop()
     return summarize([finished[g] for g in range(games)])
 
 
@@ -255,15 +252,28 @@ def format_result(name: str, opponent: str, r: Result) -> str:
 
 def run_key(args: argparse.Namespace) -> dict:
     """What decides the games, a checkpoint by its content (not --games: a resumed run may ask for more)."""
-    run = {k: getattr(args, k) for k in ("policy", "opponent", "seed", "players", "sample", "max_rounds")}
+    run = {k: getattr(args, k) for k in ("env", "policy", "opponent", "seed", "players", "sample", "max_rounds")}
     if args.policy != "random":
         with open(args.policy, "rb") as f:
             run["policy_sha256"] = hashlib.sha256(f.read()).hexdigest()
     return run
 
 
+def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) -> str:
+    """The env a checkpoint of examples/ppo.py was trained on (its args hold `env`; older ones, splendor-v1):
+    the default of --env, and a mismatch is refused, since the network's input and output sizes are that env's."""
+    import torch
+
+    trained = torch.load(path, map_location="cpu", weights_only=True).get("args", {}).get("env", "splendor-v1")
+    if env is not None and env != trained:
+        parser.error(f"{path} was trained on {trained}, not {env}: pass --env {trained} (or no --env)")
+    return trained
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m splendor_rl.evaluate", description=__doc__.split("\n")[0])
+    parser.add_argument("--env", default=None, help="the env id: splendor-v1, splendor-duel-v1 (default: the "
+                        "checkpoint's, else splendor-v1)")
     parser.add_argument("--policy", default="random", help="`random`, or the path of a checkpoint saved by "
                         "examples/ppo.py")
     parser.add_argument("--opponent", default="random", choices=["random", "greedy"], help="the bots' kind")
@@ -292,7 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ImportError:
             parser.error("a checkpoint policy needs torch (pip install 'splendor_rl[train]')")
         torch.set_num_threads(args.torch_threads)
+        args.env = checkpoint_env(parser, args.policy, args.env)
         policy = checkpoint_policy(args.policy, seed=args.seed, sample=args.sample)
+    args.env = args.env or "splendor-v1"
     options = {} if args.max_rounds is None else {"max_rounds": args.max_rounds}
     results = None
     if args.results:
@@ -302,8 +314,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(exc))
     try:
         result = play(policy, args.games, seed=args.seed, opponent=args.opponent, players=args.players,
-                      num_envs=args.num_envs, url=args.url, done=results.done if results else None,
-                      on_game=results.add if results else None, **options)
+                      num_envs=args.num_envs, url=args.url, env_id=args.env,
+                      done=results.done if results else None, on_game=results.add if results else None, **options)
+    except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
+        # Expected failures (a dead URL, an unknown env, a dropped connection) are one line, not a traceback.
+        print(f"splendor_rl.evaluate: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     finally:
         if results is not None:
             results.close()

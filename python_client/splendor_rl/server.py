@@ -31,23 +31,34 @@ def find_binary() -> str:
         "or pass url= to connect to a running server")
 
 
+def default_workers() -> int:
+    """The CPUs this process may run on (its affinity, which a container or `taskset` may narrow)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 class LocalServer:
-    """A splendor-server process on a loopback port (a free one unless `port` is given), stopped by `stop()`, on
-    leaving a `with` block, or when Python exits. `url` is its WebSocket address.
+    """A splendor-server process on a loopback port (a free one unless `port` is given), stepping envs with
+    `workers` goroutines (default: one per CPU this process may use), stopped by `stop()`, on leaving a `with`
+    block, or when Python exits. `url` is its WebSocket address.
 
     It also exits when this Python process dies without stopping it, even by SIGKILL: it runs with
     `--exit-on-stdin-close`, and its stdin is a pipe whose write end only this process holds (the kernel closes it
     when the process dies). A child made by a bare fork (multiprocessing's "fork") inherits that end too, and keeps
-    the server alive until it exits as well."""
+    the server alive until it exits as well; only the process that started it stops it."""
 
     def __init__(self, binary: str | None = None, args: tuple[str, ...] = ("--log-level", "warn"),
-                 startup_timeout: float = 30.0, port: int = 0):
+                 startup_timeout: float = 30.0, port: int = 0, workers: int | None = None):
         self.binary = binary or find_binary()
-        command = [self.binary, "--listen", f"127.0.0.1:{port}", "--exit-on-stdin-close", *args]
+        command = [self.binary, "--listen", f"127.0.0.1:{port}", "--exit-on-stdin-close",
+                   "--workers", str(workers or default_workers()), *args]
+        self._owner = os.getpid()
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         lines: queue.Queue[str] = queue.Queue()
         # The server prints its address first; the rest of stdout is drained so that it never blocks on it.
-        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, args=(lines,), daemon=True)
+        self._drainer.start()
         atexit.register(self.stop)
         try:
             first = lines.get(timeout=startup_timeout)
@@ -66,7 +77,10 @@ class LocalServer:
             lines.put(line)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM (the server drains), then SIGKILL if it has not exited within timeout."""
+        """SIGTERM (the server drains), then SIGKILL if it has not exited within timeout; then its pipes are
+        closed (left open, they warn at exit). A forked child that inherited this object does nothing."""
+        if os.getpid() != self._owner:
+            return
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -74,9 +88,16 @@ class LocalServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self._close_pipes()
+        atexit.unregister(self.stop)
+
+    def _close_pipes(self) -> None:
         if self.process.stdin is not None:
             self.process.stdin.close()
-        atexit.unregister(self.stop)
+        # stdout ends (EOF) with the process: the drainer finishes, and only then is it safe to close.
+        self._drainer.join(1.0)
+        if self.process.stdout is not None and not self._drainer.is_alive():
+            self.process.stdout.close()
 
     @property
     def running(self) -> bool:
@@ -87,3 +108,43 @@ class LocalServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+# The local server of this process, shared by every env made without url=: one server process, not one per env
+# (sb3's make_vec_env(n_envs=16) makes 16 envs). Reference-counted: started by the first user, stopped when the
+# last one releases it, and at exit by LocalServer's own atexit hook.
+_shared: LocalServer | None = None
+_shared_users = 0
+_shared_lock = threading.Lock()
+
+
+def acquire_shared_server() -> LocalServer:
+    """The shared local server, started if there is none (or it died); pair each call with a release."""
+    global _shared, _shared_users
+    with _shared_lock:
+        if _shared is None or not _shared.running:
+            if _shared is not None:
+                _shared.stop()  # reaps a dead one; its users keep their count and release it as they close
+            _shared = LocalServer()
+        _shared_users += 1
+        return _shared
+
+
+def release_shared_server() -> None:
+    """One user fewer; the last one stops the server."""
+    global _shared, _shared_users
+    with _shared_lock:
+        _shared_users -= 1
+        if _shared_users == 0 and _shared is not None:
+            _shared.stop()
+            _shared = None
+
+
+def _forget_shared_in_child() -> None:
+    """A forked child does not own the parent's server (it may not stop it): it starts its own if it needs one."""
+    global _shared, _shared_users, _shared_lock
+    _shared, _shared_users, _shared_lock = None, 0, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_shared_in_child)

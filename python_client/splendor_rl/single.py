@@ -7,7 +7,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .vector import SplendorVectorEnv
+from .vector import SplendorVectorEnv, check_reset_options, check_seed, one_action
 
 
 class SplendorEnv(gym.Env):
@@ -33,12 +33,16 @@ class SplendorEnv(gym.Env):
         self._mask = np.zeros(self.action_space.n, dtype=bool)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """`seed`: a non-negative int, else `BadSeed`; `options`: none are read, so any key raises `BadOption`."""
+        check_reset_options(options, ())
+        seed = None if seed is None else check_seed(seed)  # before gymnasium's, whose error says less
         super().reset(seed=seed)
         obs, infos = self._vec.reset(seed=None if seed is None else [seed])
         return obs[0], self._info(infos)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        obs, rewards, terminated, truncated, infos = self._vec.step(np.asarray([action]))
+        """`action`: an int, or an integer array of shape () or (1,); else `BadShape`."""
+        obs, rewards, terminated, truncated, infos = self._vec.step(one_action(action))
         return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), self._info(infos)
 
     def _info(self, infos: dict) -> dict:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 import time
 from collections import deque
+from collections.abc import Iterable
 from contextlib import suppress
 from typing import Any, Sequence
 
@@ -15,8 +17,8 @@ from websockets.exceptions import InvalidHandshake
 
 from .codec import from_numpy, to_numpy
 from .connection import Connection
-from .errors import ConnectionLost, SplendorError
-from .server import LocalServer
+from .errors import BadOption, BadSeed, BadShape, ConnectionLost, EnvClosed, SplendorError
+from .server import acquire_shared_server, release_shared_server
 
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
              "disabled": AutoresetMode.DISABLED}
@@ -32,6 +34,61 @@ def derive_seed(seed: int, *keys: int) -> int:
     return int(np.random.SeedSequence([seed, *keys]).generate_state(1, np.uint64)[0])
 
 
+SEED_RULE = "seeds must be non-negative integers below 2**64 (or a list of them, one per env)"
+
+
+def check_seed(seed: Any) -> int:
+    """`seed` as an int; anything else is refused with the rule (int() would truncate 1.5 to 1)."""
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        value = -1
+    if not 0 <= value < 2**64:
+        raise BadSeed(f"{SEED_RULE}; got {seed!r}")
+    return value
+
+
+def seed_list(seed: Any, count: int) -> list[int] | None:
+    """reset's `seed` as one seed per env reset: an int s gives s, s+1, …; None leaves each env's next seed."""
+    if seed is None:
+        return None
+    if isinstance(seed, (int, np.integer)):
+        base = check_seed(seed)
+        return [base + i for i in range(count)]
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, Iterable):
+        raise BadSeed(f"{SEED_RULE}; got {seed!r}")
+    return [check_seed(s) for s in seed]
+
+
+def check_reset_options(options: dict | None, accepted: tuple[str, ...]) -> dict:
+    """`options` (a dict), refused if it has keys reset does not read: ignoring a misspelt key would hide it, and
+    `make` refuses unknown options too."""
+    options = options or {}
+    unknown = [key for key in options if key not in accepted]
+    if unknown:
+        takes = f"accepts only {', '.join(map(repr, accepted))}" if accepted else "takes no options"
+        raise BadOption(f"unknown reset option(s) {unknown}: this env's reset {takes}")
+    return options
+
+
+def actions_tensor(actions: Any) -> dict:
+    """`actions` as an int64 tensor (int64: no silent wrap of large values into int32). Floats are refused
+    rather than truncated: 2.7 is no action index, and a float usually means a policy output went unconverted."""
+    a = np.asarray(actions)
+    if a.dtype.kind not in "iu":
+        raise BadShape(f"actions must be integers (action indices), got {a.dtype} values; pass ints (e.g. an "
+                       "argmax or a Categorical sample): floats are refused, not truncated")
+    return from_numpy(a, "int64")
+
+
+def one_action(action: Any) -> np.ndarray:
+    """A single env's action as a batch of one: an int, or an array of shape () or (1,)."""
+    a = np.asarray(action)
+    if a.shape not in ((), (1,)):
+        raise BadShape(f"one action (an int) expected, got an array of shape {a.shape}")
+    return a.reshape(1)
+
+
 class SplendorVectorEnv(VectorEnv):
     """`num_envs` envs of `env_id` stepped together by the server.
 
@@ -39,7 +96,9 @@ class SplendorVectorEnv(VectorEnv):
     [N, actions]), `to_play` (the seat whose decision comes next), and `seat_rewards` ([N, players], absolute
     seats); the `rewards` returned are those of the seat that made each env's decision. Env i's first episode
     is dealt from `seed + i`; options are the env's (docs/envs/splendor.md) plus `autoreset`, `obs_dtype`,
-    `illegal_action`. Without `url` (or `connection`) a local server is started and stopped with the env.
+    `illegal_action`. Without `url` (or `connection`) the env uses this process's shared local server (started
+    by its first user, stopped when the last one closes). Actions must be integers: floats raise `BadShape`
+    rather than being truncated. After `close()`, every call raises `EnvClosed`.
 
     A lost connection raises `ConnectionLost`, unless `reconnect=True`: then the `reset` or `step` that lost it
     dials the same URL again (retrying for up to `reconnect_timeout` seconds, else raising `ConnectionLost`),
@@ -50,30 +109,31 @@ class SplendorVectorEnv(VectorEnv):
 
     def __init__(self, env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
                  token: str | None = None, connection: Connection | None = None, reconnect: bool = False,
-                 reconnect_timeout: float = 60.0, **options: Any):
+                 reconnect_timeout: float = 60.0, render_mode: str | None = None, **options: Any):
+        if render_mode is not None:  # a TypeError, as for an unknown keyword: sb3's make_vec_env then retries without
+            raise TypeError(f"render_mode={render_mode!r}: these envs do not render (no render modes)")
         if reconnect and connection is not None:
             raise ValueError("reconnect=True needs an env that owns its connection: pass url=, not connection=")
-        self._server = None
-        if connection is None:
-            if url is None:
-                self._server = LocalServer()
-                url = self._server.url
-            connection = Connection(url, token=token)
-            self._owns_connection = True
-        else:
-            self._owns_connection = False
-        self.connection = connection
-        self._make_fields = {"env": env_id, "num_envs": num_envs, "options": options or None}
-        self._seed, self._token = seed, token
+        self._seed, self._token = check_seed(seed), token
         self.reconnect, self.reconnect_timeout, self.reconnects = reconnect, reconnect_timeout, 0
-        self._make(seed)
+        self._make_fields = {"env": env_id, "num_envs": num_envs, "options": options or None}
+        self._closed = False
+        self._owns_connection = connection is None
+        self._server = acquire_shared_server() if connection is None and url is None else None
+        try:
+            self.connection = connection if connection is not None else Connection(
+                url or self._server.url, token=token)
+            self._make(self._seed)
+        except BaseException:  # a refused option, say: give back the server and connection taken for it
+            self._closed = True
+            self._release()
+            raise
         self._setup_spaces(num_envs)
         self._acting: deque[np.ndarray] = deque()
         self._to_play = np.zeros(num_envs, dtype=np.int32)
         self._obs = np.zeros(self.observation_space.shape, self.observation_space.dtype)  # the last seen
         self._over = np.ones(num_envs, dtype=bool)  # envs with no episode in progress (what a reconnect truncates)
         self._lost: ConnectionLost | None = None    # a send lost the connection: its recv reconnects
-        self._closed = False
 
     def _make(self, seed: int) -> None:
         made = self.connection.call("make", seed=seed, **self._make_fields)
@@ -95,17 +155,15 @@ class SplendorVectorEnv(VectorEnv):
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict]:
         """seed: an int s deals env i from s + i, a sequence gives one seed per env, None continues each env's
-        seed sequence (the first reset deals make's seed + i). options={"reset_mask": bool [N]} resets only those
-        envs (for autoreset "disabled")."""
+        seed sequence (the first reset deals make's seed + i); anything but non-negative ints raises `BadSeed`.
+        options={"reset_mask": bool [N]} resets only those envs (for autoreset "disabled"); other keys raise
+        `BadOption`."""
+        self._check_open()
+        options = check_reset_options(options, ("reset_mask",))
         ids = None
-        if options and "reset_mask" in options:
+        if "reset_mask" in options:
             ids = [int(i) for i in np.flatnonzero(options["reset_mask"])]
-        count = self.num_envs if ids is None else len(ids)
-        seeds = None
-        if isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(count)]
-        elif seed is not None:
-            seeds = [int(s) for s in seed]
+        seeds = seed_list(seed, self.num_envs if ids is None else len(ids))
         try:
             reply = self.connection.call("reset", handle=self.handle, seeds=seeds, env_ids=ids)
         except ConnectionLost as lost:
@@ -131,7 +189,8 @@ class SplendorVectorEnv(VectorEnv):
 
     def send(self, actions: Any) -> None:
         """Send a step without waiting for it: compute something else, then `recv`."""
-        tensor = from_numpy(actions, "int32")
+        self._check_open()
+        tensor = actions_tensor(actions)
         try:
             self.connection.send("step", handle=self.handle, actions=tensor)
         except ConnectionLost as lost:
@@ -142,6 +201,7 @@ class SplendorVectorEnv(VectorEnv):
 
     def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """The result of the oldest step sent with `send`."""
+        self._check_open()
         acting = self._acting.popleft()
         if self._lost is None:
             try:
@@ -152,6 +212,10 @@ class SplendorVectorEnv(VectorEnv):
                 self._lost = lost
         lost, self._lost = self._lost, None
         return self._recover(lost)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise EnvClosed("this env is closed (close() was called): make a new one")
 
     def _recover(self, lost: ConnectionLost) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """The step that lost the connection, answered after reconnecting: see the class docstring."""
@@ -214,10 +278,14 @@ class SplendorVectorEnv(VectorEnv):
         try:
             self._close_batch()
         finally:
-            if self._owns_connection:
-                self.connection.close()
-            if self._server is not None:
-                self._server.stop()
+            self._release()
+
+    def _release(self) -> None:
+        """Close the connection if it is this env's own, and give back its use of the shared local server."""
+        if self._owns_connection and hasattr(self, "connection"):
+            self.connection.close()
+        if self._server is not None:
+            release_shared_server()
 
     def _close_batch(self) -> None:
         """Read the replies still in flight (their errors no longer matter) and close the batch on the server."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,15 @@ from splendor_rl import LocalServer
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "encoding" / "wire" / "testdata"
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+
+
+def subprocess_env() -> dict[str, str]:
+    """The environment of a Python subprocess (a tool run as a user would): it must import the splendor_rl under
+    test, wherever an installed (even editable) copy points."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_ROOT), env.get("PYTHONPATH")]))
+    return env
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +32,11 @@ def server():
 @pytest.fixture(scope="session")
 def url(server):
     return server.url
+
+
+@pytest.fixture
+def free_url() -> str:
+    """A WebSocket URL that nothing listens at (a loopback port just bound and released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"ws://127.0.0.1:{s.getsockname()[1]}/ws"

@@ -2,11 +2,28 @@ import re
 import subprocess
 import sys
 
+import pytest
 
-def test_bench_runs_and_reports_every_batch(url):
-    out = subprocess.run([sys.executable, "-m", "splendor_rl.bench", "--seconds", "0.2", "--url", url],
-                         capture_output=True, text=True, check=True, timeout=120).stdout
-    rows = [line.split() for line in out.splitlines() if re.match(r"\s+\d+\s", line)]
+from .conftest import subprocess_env
+
+
+def bench(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "splendor_rl.bench", *args], capture_output=True, text=True,
+                          timeout=120, env=subprocess_env())
+
+
+@pytest.mark.parametrize("env_id, seconds", [("splendor-v1", "0.2"), ("splendor-duel-v1", "0.05")])
+def test_bench_runs_and_reports_every_batch(url, env_id, seconds):
+    proc = bench("--seconds", seconds, "--url", url, "--env", env_id)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"{env_id} self-play")
+    rows = [line.split() for line in proc.stdout.splitlines() if re.match(r"\s+\d+\s", line)]
     assert [row[0] for row in rows] == ["1", "64", "1024"]
     for row in rows:
         assert float(row[1].replace(",", "")) > 0 and row[-1].endswith("µs")
+
+
+def test_bench_dead_url_is_one_line(free_url):
+    proc = bench("--url", free_url)
+    assert proc.returncode == 1 and proc.stderr.strip().count("\n") == 0, proc.stderr
+    assert free_url in proc.stderr and "make run" in proc.stderr

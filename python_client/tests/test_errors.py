@@ -2,6 +2,7 @@
 
 import re
 
+import numpy as np
 import pytest
 from websockets.sync.client import connect
 
@@ -94,3 +95,94 @@ def test_python_docs_list_every_exception():
     text = (REPO / "docs" / "python.md").read_text()
     rows = dict(re.findall(r"^\| `([a-z_]+)` \| `(\w+)`", text, re.M))
     assert rows == {code: cls.__name__ for code, cls in errors.ERRORS.items()}
+
+
+def test_python_docs_list_every_client_error():
+    text = (REPO / "docs" / "python.md").read_text()
+    rows = dict(re.findall(r"^\| `([A-Z]\w+)` \| `(\w+)` \|", text, re.M))
+    assert rows == {cls.__name__: cls.__mro__[1].__name__ for cls in errors.CLIENT_ERRORS}
+    assert all(getattr(splendor_rl, name) is getattr(errors, name) for name in rows)
+
+
+def test_dead_url_is_server_unreachable_naming_it(free_url, url):
+    for make in (lambda: Connection(free_url), lambda: splendor_rl.make_vec(url=free_url),
+                 lambda: splendor_rl.make(url=free_url)):
+        with pytest.raises(splendor_rl.ServerUnreachable) as err:
+            make()
+        assert err.value.url == free_url and free_url in str(err.value) and "make run" in str(err.value)
+    assert isinstance(err.value, ConnectionError)
+    wrong_path = url.replace("/ws", "/nope")  # a live server, but no WebSocket there
+    with pytest.raises(splendor_rl.ServerUnreachable, match="handshake"):
+        Connection(wrong_path)
+
+
+def test_float_actions_are_refused_not_truncated(url):
+    envs = splendor_rl.make_vec(num_envs=2, seed=1, url=url)
+    _, infos = envs.reset()
+    legal = infos["action_mask"].argmax(axis=1)
+    for bad in (legal + 0.5, legal.astype(np.float32), [float(a) for a in legal]):
+        with pytest.raises(splendor_rl.BadShape, match="integers"):
+            envs.step(bad)
+    envs.step(legal.astype(np.int32))  # nothing was sent: the batch steps on
+    envs.close()
+    env = splendor_rl.make(seed=1, url=url)
+    env.reset()
+    a = int(np.flatnonzero(env.action_masks())[0])
+    for bad in (a + 0.5, np.float64(a), np.array([a + 0.5])):
+        with pytest.raises(splendor_rl.BadShape, match="integers"):
+            env.step(bad)
+    env.close()
+
+
+def test_single_env_takes_one_int_or_a_shape_1_array(url):
+    env = splendor_rl.make(seed=2, url=url, illegal_action="error")
+    for wrap in (int, np.int64, np.array, lambda a: np.array([a]), lambda a: [a]):
+        env.reset(seed=2)
+        env.step(wrap(int(np.flatnonzero(env.action_masks())[0])))
+    a = int(np.flatnonzero(env.action_masks())[0])
+    with pytest.raises(splendor_rl.BadShape, match=r"one action \(an int\) expected"):
+        env.step(np.array([a, a]))
+    env.close()
+
+
+def test_seeds_must_be_non_negative_integers(url):
+    with pytest.raises(splendor_rl.BadSeed):
+        splendor_rl.make_vec(num_envs=1, seed=1.5, url=url)
+    envs, env = splendor_rl.make_vec(num_envs=2, url=url), splendor_rl.make(url=url)
+    for reset in (envs.reset, env.reset):
+        for seed in (1.5, -1, "3", np.float64(2.0), [1.5, 2]):
+            with pytest.raises(splendor_rl.BadSeed, match="non-negative integers"):
+                reset(seed=seed)
+        reset(seed=np.int64(3))  # numpy integers are integers
+    envs.reset(seed=[4, np.uint64(5)])
+    envs.close()
+    env.close()
+
+
+def test_reset_refuses_unknown_options(url):
+    envs = splendor_rl.make_vec(num_envs=2, url=url, autoreset="disabled")
+    envs.reset()
+    with pytest.raises(splendor_rl.BadOption, match="'reset_mask'") as err:
+        envs.reset(options={"rest_mask": np.array([True, False])})
+    assert "rest_mask" in str(err.value)
+    envs.reset(options={"reset_mask": np.array([True, False])})
+    envs.close()
+    env = splendor_rl.make(url=url)
+    with pytest.raises(splendor_rl.BadOption, match="takes no options"):
+        env.reset(options={"seat": 1})
+    env.reset(options={})
+    env.close()
+
+
+def test_calls_after_close_raise_env_closed(url):
+    envs = splendor_rl.make_vec(num_envs=2, url=url)
+    again = splendor_rl.make_vec(num_envs=2, url=url, reconnect=True)  # a closed env must not reconnect
+    env = splendor_rl.make(url=url)
+    for e in (envs, again, env):
+        e.reset()
+        e.close()
+    for call in (lambda: envs.step(np.zeros(2, np.int64)), lambda: envs.send(np.zeros(2, np.int64)), envs.reset,
+                 lambda: again.step(np.zeros(2, np.int64)), lambda: env.step(0), env.reset):
+        with pytest.raises(splendor_rl.EnvClosed, match="closed"):
+            call()
+    assert again.reconnects == 0

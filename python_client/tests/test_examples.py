@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
@@ -10,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from .conftest import subprocess_env
 
 pytest.importorskip("torch")
 pytest.importorskip("tqdm")
@@ -20,7 +23,8 @@ RESULT = re.compile(r"^policy (\S+) vs (random|greedy): (\d+)/(\d+) wins = (\d+\
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout,
+                          env=subprocess_env())
 
 
 def evaluate(url: str, *args: str) -> str:
@@ -135,7 +139,8 @@ def test_evaluate_resumes_a_killed_run(url, tmp_path):
     results = tmp_path / "games.jsonl"
     # One env plays the games one after another (about 20 ms each): killed after a few.
     proc = subprocess.Popen([sys.executable, "-m", "splendor_rl.evaluate", "--url", url, "--games", "120",
-                             "--num-envs", "1", "--results", str(results)], stdout=subprocess.DEVNULL)
+                             "--num-envs", "1", "--results", str(results)], stdout=subprocess.DEVNULL,
+                            env=subprocess_env())
     deadline = time.monotonic() + 60
     while finished(results) < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -181,3 +186,52 @@ def same(x, y) -> bool:
     if isinstance(x, (list, tuple)):
         return type(x) is type(y) and len(x) == len(y) and all(same(u, v) for u, v in zip(x, y))
     return x == y
+
+
+def test_evaluate_plays_duel(url):
+    first = evaluate(url, "--env", "splendor-duel-v1", "--opponent", "greedy", "--games", "4", "--num-envs", "2")
+    assert parse(first)[:2] == ("random", "greedy") and parse(first)[3] == 4
+    assert evaluate(url, "--env", "splendor-duel-v1", "--opponent", "greedy", "--games", "4") == first
+
+
+def test_evaluate_dead_url_is_one_line(free_url):
+    proc = run("-m", "splendor_rl.evaluate", "--url", free_url, "--games", "2")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "ServerUnreachable" in proc.stderr and free_url in proc.stderr and "make run" in proc.stderr
+
+
+def test_ppo_trains_on_duel_and_evaluate_follows_the_checkpoint(url, tmp_path):
+    path = tmp_path / "duel.pt"
+    proc = run(str(EXAMPLES / "ppo.py"), "--env", "splendor-duel-v1", "--total-timesteps", "64", "--num-envs", "2",
+               "--num-steps", "32", "--eval-every", "64", "--eval-games", "2", "--hidden", "16", "--layers", "1",
+               "--save", str(path), "--url", url, "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"eval argmax vs random \d/2 = ", proc.stdout), proc.stdout
+    import splendor_rl
+    from splendor_rl.policy import load_checkpoint
+
+    model, ckpt = load_checkpoint(str(path))
+    duel = splendor_rl.make_vec("splendor-duel-v1", url=url)
+    assert ckpt["args"]["env"] == "splendor-duel-v1"
+    assert (model.config["obs_dim"], model.config["num_actions"]) == (duel.single_observation_space.shape[0],
+                                                                      duel.single_action_space.n)
+    duel.close()
+    assert parse(evaluate(url, "--policy", str(path), "--games", "2"))[3] == 2, "the checkpoint's env by default"
+    proc = run("-m", "splendor_rl.evaluate", "--url", url, "--policy", str(path), "--env", "splendor-v1")
+    assert proc.returncode == 2 and "trained on splendor-duel-v1" in proc.stderr
+
+
+@pytest.mark.parametrize("flag, value, nearest", [("--total-timesteps", "1000", "pass 768 or 1024"),
+                                                  ("--eval-every", "100", "pass 256")])
+def test_ppo_refuses_steps_that_are_not_whole_rollouts(flag, value, nearest, capsys):
+    spec = importlib.util.spec_from_file_location("ppo_example", EXAMPLES / "ppo.py")
+    ppo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ppo)
+    rollout = ["--num-envs", "4", "--num-steps", "64"]
+    assert ppo.parse_args([*rollout, "--total-timesteps", "1024", "--eval-every", "256"]).num_iterations == 4
+    with pytest.raises(SystemExit):
+        ppo.parse_args([*rollout, "--total-timesteps", "1024", "--eval-every", "256", flag, value])
+    err = capsys.readouterr().err
+    assert f"{flag} {value} is not a multiple of a rollout" in err and nearest in err, err
+    ppo.parse_args([])  # the defaults are whole rollouts

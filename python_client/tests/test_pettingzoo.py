@@ -31,3 +31,27 @@ def test_self_play_game_to_the_end(url):
     assert sum(totals.values()) == pytest.approx(0)
     assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
     env.close()
+
+
+def test_step_none_is_only_for_agents_that_are_done(url):
+    env = splendor_rl.make_aec(url=url, seed=3)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    with pytest.raises(splendor_rl.IllegalAction, match="only for agents that are done"):
+        env.step(None)
+    assert env.agent_selection == agent, "nothing was stepped"
+    with pytest.raises(splendor_rl.BadShape, match="integers"):
+        env.step(0.5)
+    with pytest.raises(splendor_rl.BadSeed):
+        env.reset(seed=1.5)
+    env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    env.close()
+    with pytest.raises(splendor_rl.EnvClosed):
+        env.reset()
+
+
+@pytest.mark.parametrize("env_id, name", [("splendor-v1", "splendor_v1"), ("splendor-duel-v1", "splendor_duel_v1")])
+def test_metadata_name_is_the_env_id(url, env_id, name):
+    env = splendor_rl.make_aec(env_id, url=url)
+    assert env.metadata["name"] == name and splendor_rl.aec.SplendorAEC.metadata["name"] == "splendor_v1"
+    env.close()

@@ -12,6 +12,8 @@ import splendor_rl
 from splendor_rl.codec import pack, unpack
 from splendor_rl import Connection, LocalServer
 
+from .conftest import subprocess_env
+
 
 def alive(pid: int) -> bool:
     """Running (a zombie, exited but not yet reaped by whoever adopted it, counts as gone)."""
@@ -31,13 +33,65 @@ def test_local_server_stops_cleanly():
     assert not alive(pid)
 
 
-def test_make_vec_without_url_owns_its_server():
+def test_make_vec_without_url_stops_the_shared_server_with_the_last_env():
     envs = splendor_rl.make_vec(num_envs=2, seed=0)
+    other = splendor_rl.make(seed=1)
     pid = envs._server.process.pid
-    assert alive(pid)
+    assert other._vec._server is envs._server and alive(pid)
     envs.reset()
     envs.close()
+    assert alive(pid), "another env still uses it"
+    other.close()
     assert not alive(pid)
+
+
+# Run in a fresh Python: it counts the server processes that are children of the process that made the envs.
+SHARED_SERVER_SCRIPT = """
+import os, gymnasium, splendor_rl
+
+binary = os.path.realpath(splendor_rl.find_binary())
+
+def servers():
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state, ppid = f.read().rsplit(")", 1)[1].split()[:2]
+            if int(ppid) == os.getpid() and state != "Z" and os.path.realpath(f"/proc/{pid}/exe") == binary:
+                pids.append(int(pid))
+        except OSError:
+            pass  # exited meanwhile
+    return pids
+
+envs = [splendor_rl.make(seed=i) for i in range(16)]
+envs += [splendor_rl.make_vec(num_envs=2), splendor_rl.make_aec(), gymnasium.make("splendor_rl/splendor-v1")]
+[pid] = servers()
+with open(f"/proc/{pid}/cmdline") as f:
+    args = f.read().split("\\0")
+print(len(servers()), args[args.index("--workers") + 1])
+for env in envs:
+    env.reset()
+    env.close()
+print(len(servers()))
+try:
+    splendor_rl.make(players=9)
+except splendor_rl.BadOption:
+    print(len(servers()))  # a refused make gives its server back
+again = splendor_rl.make()
+print(len(servers()), servers()[0])  # and exits without closing it: the atexit hook stops it
+"""
+
+
+def test_envs_without_url_share_one_server_per_process():
+    proc = subprocess.run([sys.executable, "-X", "dev", "-c", SHARED_SERVER_SCRIPT], capture_output=True,
+                          text=True, timeout=120, env=subprocess_env())
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.split("\n")
+    cpus = len(os.sched_getaffinity(0))
+    assert lines[:3] == [f"1 {cpus}", "0", "0"], proc.stdout
+    count, pid = lines[3].split()
+    assert count == "1" and not alive(int(pid)), "stopped at exit"
+    assert "ResourceWarning" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
 def test_stop_kills_a_server_that_ignores_sigterm():
@@ -77,7 +131,7 @@ def test_server_exits_when_its_python_parent_is_killed():
     """Even SIGKILL, which runs no atexit handler: the server sees its stdin close and exits."""
     code = ("import time; from splendor_rl import LocalServer; srv = LocalServer(); "
             "print(srv.process.pid, flush=True); time.sleep(120)")
-    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=subprocess_env())
     pid = None
     try:
         pid = int(parent.stdout.readline())  # bounded: LocalServer gives up after its startup timeout
