@@ -49,10 +49,37 @@ type Resampler interface {
 	ResampleSeat(seat int, seed uint64)
 }
 
+// Snapshotter is implemented by envs whose whole state, hidden information
+// and the env's own bookkeeping (seats, bots' random streams, rewards)
+// included, can be written as text and loaded back exactly: search over the
+// wire (get_state, set_state).
+type Snapshotter interface {
+	Snapshot() string
+	// Restore loads text, refusing (with an error wrapping ErrBadState) any
+	// that is not a valid state of this env's options; on error nothing
+	// changes.
+	Restore(text string) error
+}
+
+// Copier is implemented by envs that can take another env's whole state
+// without allocating (fork over the wire); src has the same id and options.
+type Copier interface {
+	CopyFrom(src Env)
+}
+
+// Advisor is implemented by envs whose built-in bots can say what they would
+// play now, without playing it.
+type Advisor interface {
+	// BotAction is the action bot (a name the env's bots option accepts)
+	// chooses for the seat to play, drawing from seed.
+	BotAction(bot string, seed uint64) (int, error)
+}
+
 // Errors every env and the layers above share; the wire maps each to a code.
 var (
 	ErrIllegalAction = errors.New("illegal action")
 	ErrBadOption     = errors.New("bad option")
 	ErrUnknownEnv    = errors.New("unknown env id")
 	ErrBadShape      = errors.New("bad shape")
+	ErrBadState      = errors.New("bad state")
 )

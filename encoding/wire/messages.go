@@ -9,6 +9,12 @@ const (
 	OpReset = "reset"
 	OpStep  = "step"
 	OpClose = "close"
+	// Search ops (PROTOCOL.md §3): whole env states, and bots' advice.
+	OpGetState    = "get_state"
+	OpSetState    = "set_state"
+	OpDeterminize = "determinize"
+	OpFork        = "fork"
+	OpBotActions  = "bot_actions"
 )
 
 // Request is every request: id and op, and the fields its op reads.
@@ -22,8 +28,12 @@ type Request struct {
 	Seed    *Seed          `msgpack:"seed,omitempty"`     // make
 	Handle  uint64         `msgpack:"handle,omitempty"`   // reset, step, close
 	Seeds   Seeds          `msgpack:"seeds,omitempty"`    // reset
-	EnvIDs  EnvIDs         `msgpack:"env_ids,omitempty"`  // reset
+	EnvIDs  EnvIDs         `msgpack:"env_ids,omitempty"`  // reset and the search ops
 	Actions *Tensor        `msgpack:"actions,omitempty"`  // step
+	States  []string       `msgpack:"states,omitempty"`   // set_state
+	Src     EnvIDs         `msgpack:"src,omitempty"`      // fork
+	Dst     EnvIDs         `msgpack:"dst,omitempty"`      // fork
+	Bot     string         `msgpack:"bot,omitempty"`      // bot_actions
 }
 
 // Limits are the server's limits, announced by hello.
@@ -110,6 +120,19 @@ func (r *BatchReply) SizeHint() int {
 	return n
 }
 
+// StatesReply answers get_state: one state per env asked for, in order.
+type StatesReply struct {
+	ID     uint64   `msgpack:"id"`
+	States []string `msgpack:"states"`
+}
+
+// ActionsReply answers bot_actions: one action per env asked for, in
+// order (−1 for an env whose episode is over).
+type ActionsReply struct {
+	ID      uint64 `msgpack:"id"`
+	Actions Tensor `msgpack:"actions"` // [K] int32
+}
+
 // CloseReply confirms a batch is gone.
 type CloseReply struct {
 	ID     uint64 `msgpack:"id"`
@@ -129,6 +152,12 @@ var opFields = map[string][]string{
 	OpReset: {"handle", "seeds", "env_ids"},
 	OpStep:  {"handle", "actions"},
 	OpClose: {"handle"},
+
+	OpGetState:    {"handle", "env_ids"},
+	OpSetState:    {"handle", "env_ids", "states"},
+	OpDeterminize: {"handle", "env_ids", "seeds"},
+	OpFork:        {"handle", "src", "dst"},
+	OpBotActions:  {"handle", "env_ids", "bot", "seed"},
 }
 
 // checkFields refuses a field the request's op does not read (reset with
@@ -164,5 +193,9 @@ func (r *Request) setFields() []string {
 	add("seeds", r.Seeds != nil)
 	add("env_ids", r.EnvIDs != nil)
 	add("actions", r.Actions != nil)
+	add("states", r.States != nil)
+	add("src", r.Src != nil)
+	add("dst", r.Dst != nil)
+	add("bot", r.Bot != "")
 	return set
 }

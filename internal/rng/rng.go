@@ -17,6 +17,10 @@ func New(seed uint64) Rand {
 	return Rand{state: seed}
 }
 
+// State is r's whole state: New(r.State()) continues r's stream exactly
+// (for saving a game's bots with the game).
+func (r *Rand) State() uint64 { return r.state }
+
 // Derive returns a seed for an independent stream named by stream, so that
 // components of one game (the deck, each bot) draw from streams that do not
 // influence each other.

@@ -62,3 +62,14 @@ func TestShuffleIsPinnedFisherYates(t *testing.T) {
 	assert.Equal(t, []string{"only"}, one)
 	assert.Equal(t, New(42), r, "shuffling fewer than two elements draws nothing")
 }
+
+func TestStateContinuesTheStream(t *testing.T) {
+	r := New(42)
+	r.Uint64()
+	saved := New(r.State())
+	for range 10 {
+		if r.Uint64() != saved.Uint64() {
+			t.Fatal("a generator rebuilt from State does not continue the stream")
+		}
+	}
+}

@@ -53,7 +53,8 @@ func newMetrics(s *Server) *metrics {
 		frameBytes:  gauge(r, "splendor_frame_buffer_bytes", "Bytes of request frame buffers kept by connections."),
 	}
 	m.requests = byLabel(r, "splendor_requests_total", "Requests read, by op.", "op",
-		[]string{wire.OpHello, wire.OpMake, wire.OpReset, wire.OpStep, wire.OpClose, "other"})
+		[]string{wire.OpHello, wire.OpMake, wire.OpReset, wire.OpStep, wire.OpClose, wire.OpGetState, wire.OpSetState,
+			wire.OpDeterminize, wire.OpFork, wire.OpBotActions, "other"})
 	m.errors = byLabel(r, "splendor_errors_total", "Error replies, by code.", "code", wire.Codes)
 	m.drops = byLabel(r, "splendor_dropped_connections_total", "Connections the server ended, by reason.", "reason", dropReasons)
 	gaugeFunc(r, "splendor_connections", "Open WebSocket connections.", func() float64 { return float64(s.connections()) })

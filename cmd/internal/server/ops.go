@@ -96,7 +96,7 @@ func (c *conn) dispatch(frame []byte, req *wire.Request) (any, *wire.Error) {
 	case wire.OpClose:
 		return c.close(req)
 	}
-	return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close)", quote.String(req.Op))
+	return c.dispatchSearch(req)
 }
 
 // hello checks the token in constant time; a wrong one ends the connection
@@ -248,6 +248,8 @@ func envError(err error) *wire.Error {
 		return wire.Errorf(wire.CodeBadShape, "%v", err)
 	case errors.Is(err, env.ErrIllegalAction):
 		return wire.Errorf(wire.CodeIllegalAction, "%v", err)
+	case errors.Is(err, env.ErrBadState):
+		return wire.Errorf(wire.CodeBadState, "%v", err)
 	}
 	return wire.Errorf(wire.CodeInternal, "%v", err)
 }

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/internal/quote"
+)
+
+// The search ops are thin: whole states, redeals, forks and bots' advice
+// all live in env.Vector; here they are only looked up and answered.
+
+var searchOps = map[string]func(*batch, *wire.Request) (any, error){
+	wire.OpGetState:    getState,
+	wire.OpSetState:    setState,
+	wire.OpDeterminize: determinize,
+	wire.OpFork:        fork,
+	wire.OpBotActions:  botActions,
+}
+
+func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
+	op, known := searchOps[req.Op]
+	if !known {
+		return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close, "+
+			"get_state, set_state, determinize, fork, bot_actions)", quote.String(req.Op))
+	}
+	b, werr := c.lookup(req.Handle)
+	if werr != nil {
+		return nil, werr
+	}
+	reply, err := op(b, req)
+	if err != nil {
+		return nil, envError(err)
+	}
+	return reply, nil
+}
+
+func getState(b *batch, req *wire.Request) (any, error) {
+	states, err := b.v.States(allIfNil(req.EnvIDs, b.v.Len()))
+	return &wire.StatesReply{ID: req.ID, States: states}, err
+}
+
+func setState(b *batch, req *wire.Request) (any, error) {
+	if err := b.v.SetStates(allIfNil(req.EnvIDs, b.v.Len()), req.States); err != nil {
+		return nil, err
+	}
+	return b.replyTo(req.ID), nil
+}
+
+func determinize(b *batch, req *wire.Request) (any, error) {
+	seeds := make([]uint64, len(req.Seeds))
+	for i, s := range req.Seeds {
+		seeds[i] = uint64(s)
+	}
+	if err := b.v.Determinize(allIfNil(req.EnvIDs, b.v.Len()), seeds); err != nil {
+		return nil, err
+	}
+	return b.replyTo(req.ID), nil
+}
+
+func fork(b *batch, req *wire.Request) (any, error) {
+	if err := b.v.Fork(req.Src, req.Dst); err != nil {
+		return nil, err
+	}
+	return b.replyTo(req.ID), nil
+}
+
+func botActions(b *batch, req *wire.Request) (any, error) {
+	var seed uint64
+	if req.Seed != nil {
+		seed = uint64(*req.Seed)
+	}
+	actions, err := b.v.BotActions(allIfNil(req.EnvIDs, b.v.Len()), req.Bot, seed)
+	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
+}
+
+// allIfNil is ids, or every env of a batch of n when ids is absent.
+func allIfNil(ids []int, n int) []int {
+	if ids != nil {
+		return ids
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}

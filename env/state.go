@@ -1,0 +1,233 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// State ops, for search over the wire: a client can save any env's whole
+// state and load it into any env of a batch of the same id and options,
+// redeal what the seat to play cannot see, fork envs, and ask a bot.
+//
+// An env's state is the Vector's row bookkeeping, then ";", then the env's
+// own Snapshot: "seed=S next=N pending=0 over=0 terminated=0 truncated=0
+// rewards=3f800000,bf800000; <env snapshot>".
+
+// States returns the state of each env in ids.
+func (v *Vector) States(ids []int) ([]string, error) {
+	if err := v.checkIDs(ids); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ids))
+	for k, i := range ids {
+		snap, ok := v.envs[i].(Snapshotter)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s cannot write its state", ErrBadState, v.Spec.ID)
+		}
+		out[k] = v.rowState(i) + "; " + snap.Snapshot()
+	}
+	return out, nil
+}
+
+// SetStates loads states[k] into env ids[k]: every state is checked before
+// any is loaded, so a refused call changes nothing.
+func (v *Vector) SetStates(ids []int, states []string) error {
+	if err := v.checkIDs(ids); err != nil {
+		return err
+	}
+	if len(states) != len(ids) {
+		return fmt.Errorf("%w: %d states for %d envs", ErrBadShape, len(states), len(ids))
+	}
+	loaded := make([]Env, len(ids))
+	rows := make([]rowState, len(ids))
+	for k, i := range ids {
+		var err error
+		if loaded[k], rows[k], err = v.parseState(i, states[k]); err != nil {
+			return fmt.Errorf("env %d: %w", i, err)
+		}
+	}
+	for k, i := range ids {
+		v.envs[i].(Copier).CopyFrom(loaded[k])
+		v.loadRow(i, rows[k])
+	}
+	return nil
+}
+
+// Determinize redeals, in each env of ids, everything its seat to play
+// cannot see, from seeds[k]: what information-set search samples.
+func (v *Vector) Determinize(ids []int, seeds []uint64) error {
+	if err := v.checkIDs(ids); err != nil {
+		return err
+	}
+	if len(seeds) != len(ids) {
+		return fmt.Errorf("%w: %d seeds for %d envs", ErrBadShape, len(seeds), len(ids))
+	}
+	for k, i := range ids {
+		r, ok := v.envs[i].(Resampler)
+		if !ok {
+			return fmt.Errorf("%w: %s has nothing hidden to redeal", ErrBadState, v.Spec.ID)
+		}
+		r.Resample(seeds[k])
+	}
+	return nil
+}
+
+// Fork copies env src[k]'s whole state into env dst[k] (a search node into
+// a free slot) without moving text; a dst listed twice is refused.
+func (v *Vector) Fork(src, dst []int) error {
+	if len(src) != len(dst) {
+		return fmt.Errorf("%w: %d sources for %d destinations", ErrBadShape, len(src), len(dst))
+	}
+	if err := v.checkIDs(dst); err != nil {
+		return err
+	}
+	for _, i := range src {
+		if i < 0 || i >= len(v.envs) {
+			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))
+		}
+	}
+	for k := range src {
+		if src[k] != dst[k] {
+			v.copyRow(dst[k], src[k])
+		}
+	}
+	return nil
+}
+
+// BotActions returns the action bot would choose now in each env of ids,
+// env i drawing from rng.Derive(seed, i); nothing is stepped. An env
+// whose episode is over gets −1.
+func (v *Vector) BotActions(ids []int, bot string, seed uint64) ([]int32, error) {
+	if err := v.checkIDs(ids); err != nil {
+		return nil, err
+	}
+	out := make([]int32, len(ids))
+	for k, i := range ids {
+		if v.pending[i] || v.over[i] {
+			out[k] = -1
+			continue
+		}
+		a, ok := v.envs[i].(Advisor)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s has no bots", ErrBadOption, v.Spec.ID)
+		}
+		action, err := a.BotAction(bot, rng.Derive(seed, uint64(i)))
+		if err != nil {
+			return nil, err
+		}
+		out[k] = int32(action)
+	}
+	return out, nil
+}
+
+// checkIDs refuses an env index out of range or listed twice.
+func (v *Vector) checkIDs(ids []int) error {
+	listed := make(map[int]bool, len(ids))
+	for _, i := range ids {
+		if i < 0 || i >= len(v.envs) {
+			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))
+		}
+		if listed[i] {
+			return fmt.Errorf("%w: env index %d listed twice", ErrBadShape, i)
+		}
+		listed[i] = true
+	}
+	return nil
+}
+
+// rowState is the Vector's bookkeeping of one env.
+type rowState struct {
+	seed, next                           uint64
+	pending, over, terminated, truncated bool
+	rewards                              []float32
+}
+
+func (v *Vector) rowState(i int) string {
+	p := v.Spec.Players
+	bits := make([]string, p)
+	for k, r := range v.Rewards[i*p : (i+1)*p] {
+		bits[k] = strconv.FormatUint(uint64(math.Float32bits(r)), 16)
+	}
+	return fmt.Sprintf("seed=%d next=%d pending=%d over=%d terminated=%d truncated=%d rewards=%s",
+		v.seeds[i], v.next[i], btoi(v.pending[i]), btoi(v.over[i]), btoi(v.Terminated[i]), btoi(v.Truncated[i]),
+		strings.Join(bits, ","))
+}
+
+// parseState reads a state for env i into a fresh env, checking it.
+func (v *Vector) parseState(i int, text string) (Env, rowState, error) {
+	row, snapshot, ok := strings.Cut(text, "; ")
+	if !ok {
+		return nil, rowState{}, fmt.Errorf("%w: want the row fields, \"; \", then the game", ErrBadState)
+	}
+	rs, err := parseRow(row, v.Spec.Players)
+	if err != nil {
+		return nil, rs, err
+	}
+	e, ok := v.envs[i].(Cloner)
+	if _, copies := v.envs[i].(Copier); !ok || !copies {
+		return nil, rs, fmt.Errorf("%w: %s cannot load states", ErrBadState, v.Spec.ID)
+	}
+	fresh := e.Clone()
+	if err := fresh.(Snapshotter).Restore(snapshot); err != nil {
+		return nil, rs, err
+	}
+	return fresh, rs, nil
+}
+
+// parseRow reads the row fields, all of them, in order.
+func parseRow(text string, players int) (rowState, error) {
+	var rs rowState
+	var pending, over, term, trunc int
+	var rewards string
+	n, err := fmt.Sscanf(text, "seed=%d next=%d pending=%d over=%d terminated=%d truncated=%d rewards=%s",
+		&rs.seed, &rs.next, &pending, &over, &term, &trunc, &rewards)
+	if err != nil || n != 7 {
+		return rs, fmt.Errorf("%w: row fields: %v", ErrBadState, err)
+	}
+	for _, flag := range []int{pending, over, term, trunc} {
+		if flag != 0 && flag != 1 {
+			return rs, fmt.Errorf("%w: row flags are 0 or 1", ErrBadState)
+		}
+	}
+	rs.pending, rs.over, rs.terminated, rs.truncated = pending == 1, over == 1, term == 1, trunc == 1
+	parts := strings.Split(rewards, ",")
+	if len(parts) != players {
+		return rs, fmt.Errorf("%w: %d rewards for %d players", ErrBadState, len(parts), players)
+	}
+	for _, part := range parts {
+		bits, err := strconv.ParseUint(part, 16, 32)
+		f := math.Float32frombits(uint32(bits))
+		if err != nil || math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return rs, errors.Join(ErrBadState, fmt.Errorf("reward %q", part))
+		}
+		rs.rewards = append(rs.rewards, f)
+	}
+	return rs, nil
+}
+
+// loadRow sets env i's bookkeeping and refreshes its row of every buffer.
+func (v *Vector) loadRow(i int, rs rowState) {
+	v.clearEnded(i)
+	v.seeds[i], v.next[i], v.pending[i], v.over[i] = rs.seed, rs.next, rs.pending, rs.over
+	v.observe(i)
+	v.Terminated[i], v.Truncated[i] = rs.terminated, rs.truncated
+	copy(v.Rewards[i*v.Spec.Players:], rs.rewards)
+	if rs.pending || rs.over { // an ended (or forfeited) episode, or one never started
+		na := v.Spec.NumActions
+		clear(v.Mask[i*na : (i+1)*na])
+	}
+}
+
+// copyRow makes env dst a copy of env src, bookkeeping and buffers included.
+func (v *Vector) copyRow(dst, src int) {
+	v.envs[dst].(Copier).CopyFrom(v.envs[src])
+	rs := rowState{seed: v.seeds[src], next: v.next[src], pending: v.pending[src], over: v.over[src],
+		terminated: v.Terminated[src], truncated: v.Truncated[src],
+		rewards: v.Rewards[src*v.Spec.Players : (src+1)*v.Spec.Players]}
+	v.loadRow(dst, rs)
+}
