@@ -29,7 +29,7 @@ test-go:
 	$(GO) test -count=1 -race ./env/ ./cmd/internal/server/
 
 $(VENV)/bin/python:
-	python3 -m venv $(VENV)
+	python3 -m venv $(VENV) || { echo "make test needs Python's venv module (Debian: apt-get install python3-venv), or PYTHON=<your python>"; exit 1; }
 
 # The client with its test extras (PyTorch is large: pip shows its progress).
 python-client: $(PYTHON_ENV)

@@ -33,6 +33,26 @@ func TestSpecPagesListEveryOption(t *testing.T) {
 	}
 }
 
+// PROTOCOL.md's table of the options every env reads lists each with its
+// default: they are the options both games read first.
+func TestProtocolListsTheBatchOptions(t *testing.T) {
+	doc, err := os.ReadFile("../encoding/wire/PROTOCOL.md")
+	require.NoError(t, err)
+	splendor, err := env.Describe("splendor-v1")
+	require.NoError(t, err)
+	duel, err := env.Describe("splendor-duel-v1")
+	require.NoError(t, err)
+	batch := 0
+	for batch < len(splendor) && batch < len(duel) && splendor[batch].Name == duel[batch].Name {
+		o := splendor[batch]
+		row := optionRow(string(doc), o.Name)
+		require.NotEmpty(t, row, "PROTOCOL.md: no row for %s", o.Name)
+		require.True(t, strings.HasSuffix(row, "| "+docValue(o.Default)+" |"), "PROTOCOL.md: default of %s", o.Name)
+		batch++
+	}
+	require.Equal(t, 4, batch, "autoreset, obs_dtype, illegal_action, obs_seats")
+}
+
 func TestAppliedOptionsAreTheValuesUsed(t *testing.T) {
 	v, err := env.Make("splendor-v1", 1, env.Options{"players": int8(3), "bots": "greedy", "mode": "vs_bots"}, 0, nil)
 	require.NoError(t, err)
