@@ -13,27 +13,28 @@ from .vector import SplendorVectorEnv, one_action
 
 
 class SplendorAEC(AECEnv):
-    """Agents `player_0`… act in turn; observations are {"observation", "action_mask"} (mask int8). The server
-    serves the observation of the seat to play, so an agent's observation is the one it saw at its last
-    decision (current for the agent selected), with an all-zero mask when it is not its turn. An illegal
-    action forfeits by default (the PettingZoo convention: -1 for the offender)."""
+    """Agents `player_0`… act in turn; observations are {"observation", "action_mask"} (mask int8). Every agent's
+    observation is current: the server serves every seat's view each step (option `obs_seats="all"`), each with
+    what that seat cannot see hidden; the mask is all zeros when it is not the agent's turn. An illegal action
+    forfeits by default (the PettingZoo convention: -1 for the offender)."""
 
     metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": []}  # per env id in __init__
 
     def __init__(self, env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, url: str | None = None,
                  illegal_action: str = "forfeit", **options: Any):
         super().__init__()
+        options["obs_seats"] = "all"  # every agent's own current view
         self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="self_play", players=players,
                                       autoreset="disabled", illegal_action=illegal_action, **options)
         self.metadata = {**self.metadata, "name": env_id.replace("-", "_")}  # splendor_duel_v1 for Duel
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        obs_space = self._vec.single_observation_space
+        views = self._vec.single_observation_space  # [players, obs]: one seat's view per row
+        obs_space = spaces.Box(views.low[0], views.high[0], dtype=views.dtype)
         n = self._vec.single_action_space.n
         self._spaces = spaces.Dict({"observation": obs_space,
                                     "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)})
         self.observation_spaces = {a: self._spaces for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._zero_obs = np.zeros(obs_space.shape, obs_space.dtype)
         self._zero_mask = np.zeros(n, np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -52,18 +53,18 @@ class SplendorAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._seen = {a: self._zero_obs for a in self.agents}
         self._show(obs, infos)
 
     def _show(self, obs: np.ndarray, infos: dict) -> None:
         seat = int(infos["to_play"][0])
         self.agent_selection = self.possible_agents[seat]
-        self._seen[self.agent_selection] = obs[0]
+        self._views = obs[0]
         self._mask = infos["action_mask"][0].astype(np.int8)
 
     def observe(self, agent: str) -> dict:
         to_act = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-        return {"observation": self._seen[agent], "action_mask": self._mask if to_act else self._zero_mask}
+        view = self._views[self.possible_agents.index(agent)]
+        return {"observation": view, "action_mask": self._mask if to_act else self._zero_mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -80,7 +81,7 @@ class SplendorAEC(AECEnv):
         if terminated[0] or truncated[0]:
             self.terminations = {a: bool(terminated[0]) for a in self.agents}
             self.truncations = {a: bool(truncated[0]) for a in self.agents}
-            self._seen[agent] = obs[0]
+            self._views = obs[0]
             self._mask = self._zero_mask
         else:
             self._show(obs, infos)

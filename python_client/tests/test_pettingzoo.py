@@ -55,3 +55,21 @@ def test_metadata_name_is_the_env_id(url, env_id, name):
     env = splendor_rl.make_aec(env_id, url=url)
     assert env.metadata["name"] == name and splendor_rl.aec.SplendorAEC.metadata["name"] == "splendor_v1"
     env.close()
+
+
+@pytest.mark.parametrize("env_id, players", [("splendor-v1", 3), ("splendor-duel-v1", 2)])
+def test_a_waiting_agents_observation_follows_the_table(url, env_id, players):
+    """observe(agent) is that agent's current view, not the one from its last decision: a seat that has not
+    decided yet sees the table, and sees it change while others play."""
+    env = splendor_rl.make_aec(env_id, url=url, players=players, seed=3)
+    env.reset(seed=3)
+    last = env.possible_agents[-1]  # plays last: waits through the first decisions
+    before = env.observe(last)["observation"].copy()
+    assert before.any(), "a seat that has not decided yet sees the table"
+    space = env.observation_space(last)["observation"]
+    assert before.shape == space.shape and space.contains(before)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    env.step(int(np.flatnonzero(mask)[0]))  # the first seat takes tokens or reserves: the table changes
+    if env.agent_selection != last:
+        assert not np.array_equal(before, env.observe(last)["observation"]), "the waiting agent sees the change"
+    env.close()
