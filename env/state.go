@@ -1,10 +1,7 @@
 package env
 
 import (
-	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -149,13 +146,9 @@ type rowState struct {
 
 func (v *Vector) rowState(i int) string {
 	p := v.Spec.Players
-	bits := make([]string, p)
-	for k, r := range v.Rewards[i*p : (i+1)*p] {
-		bits[k] = strconv.FormatUint(uint64(math.Float32bits(r)), 16)
-	}
 	return fmt.Sprintf("seed=%d next=%d pending=%d over=%d terminated=%d truncated=%d rewards=%s",
 		v.seeds[i], v.next[i], btoi(v.pending[i]), btoi(v.over[i]), btoi(v.Terminated[i]), btoi(v.Truncated[i]),
-		strings.Join(bits, ","))
+		floatBits(v.Rewards[i*p:(i+1)*p]))
 }
 
 // parseState reads a state for env i into a fresh env, checking it.
@@ -195,19 +188,8 @@ func parseRow(text string, players int) (rowState, error) {
 		}
 	}
 	rs.pending, rs.over, rs.terminated, rs.truncated = pending == 1, over == 1, term == 1, trunc == 1
-	parts := strings.Split(rewards, ",")
-	if len(parts) != players {
-		return rs, fmt.Errorf("%w: %d rewards for %d players", ErrBadState, len(parts), players)
-	}
-	for _, part := range parts {
-		bits, err := strconv.ParseUint(part, 16, 32)
-		f := math.Float32frombits(uint32(bits))
-		if err != nil || math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return rs, errors.Join(ErrBadState, fmt.Errorf("reward %q", part))
-		}
-		rs.rewards = append(rs.rewards, f)
-	}
-	return rs, nil
+	rs.rewards, err = parseFloatBits(rewards, players)
+	return rs, err
 }
 
 // loadRow sets env i's bookkeeping and refreshes its row of every buffer.

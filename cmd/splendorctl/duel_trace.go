@@ -8,10 +8,11 @@ import (
 	"github.com/splendor-rl/splendor/env/duel"
 )
 
-// traceDuel writes one random Splendor Duel game: its decisions, then its
-// result (schema: docs/trace.md).
-func traceDuel(enc *json.Encoder, k int, seed uint64) error {
+// traceDuel writes one random Splendor Duel game, of the payment variant
+// when choose is set: its decisions, then its result (schema: docs/trace.md).
+func traceDuel(enc *json.Encoder, k int, seed uint64, choose bool) error {
 	s := duel.New(seed)
+	s.ChoosePayment = choose
 	var legal duel.ActionSet
 	w := decisionWriter{enc: enc}
 	err := playRandomly(&s, &legal, seed, func(legal *duel.ActionSet, a int) {
@@ -68,11 +69,13 @@ type duelView struct {
 	Notation    string         `json:"notation"`
 	Seat        int            `json:"seat"`
 	Phase       string         `json:"phase"`
+	Payment     string         `json:"payment"` // the payment rule: auto or choose
 	Turn        int            `json:"turn"`
 	Passes      int            `json:"passes"`
 	Again       bool           `json:"again"`
 	Replenished bool           `json:"replenished"`
 	Pending     *int           `json:"pending"`
+	Due         *duelCostView  `json:"due,omitempty"` // phase pay: what is left to pay for pending
 	Chance      string         `json:"chance"`
 	Bag         duelTokensView `json:"bag"`
 	Board       []*string      `json:"board"`
@@ -85,6 +88,12 @@ type duelTokensView struct {
 	gemsView
 	Pearl int `json:"pearl"`
 	Gold  int `json:"gold"`
+}
+
+// duelCostView is a cost: the five colours and the pearl.
+type duelCostView struct {
+	gemsView
+	Pearl int `json:"pearl"`
 }
 
 type duelSeatView struct {
@@ -104,7 +113,13 @@ func viewDuel(s *duel.State) duelView {
 	v := duelView{Notation: s.String(), Seat: int(s.Seat), Phase: s.Phase.String(), Turn: int(s.Turn),
 		Passes: int(s.Passes), Again: s.Again, Replenished: s.Replenished,
 		Pending: slot(int(s.Pending), s.Pending != duel.NoCard), Chance: fmt.Sprintf("%016x", s.Chance),
-		Bag: viewDuelTokens(&s.Bag)}
+		Bag: viewDuelTokens(&s.Bag), Payment: paymentAuto}
+	if s.ChoosePayment {
+		v.Payment = paymentChoose
+	}
+	if s.Phase == duel.PhasePay {
+		v.Due = &duelCostView{gemsView: viewGems(s.Due[:duel.NumColours]), Pearl: int(s.Due[duel.Pearl])}
+	}
 	for _, g := range s.Board {
 		var kind *string
 		if g != duel.NoGem {

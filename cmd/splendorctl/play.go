@@ -16,22 +16,23 @@ func play(args []string, out io.Writer) error {
 	game := fs.String("game", "splendor", "the game: splendor or duel")
 	players := fs.Int("players", 2, "number of players, 2-4 (Splendor only: duel is a 2-player game)")
 	seed := fs.Uint64("seed", 1, "seed of the deal and of the random players")
+	payment := paymentFlag(fs)
 	if done, err := fs.parse(args, out); done {
 		return err
 	}
-	if err := checkGame(fs, *game, *players); err != nil {
+	if err := checkGame(fs, *game, *players, *payment); err != nil {
 		return err
 	}
 	if *game == "duel" {
-		return playDuel(out, *seed)
+		return playDuel(out, *seed, *payment == paymentChoose)
 	}
-	return playSplendor(out, *players, *seed)
+	return playSplendor(out, splendorRules{players: *players, choosePayment: *payment == paymentChoose}, *seed)
 }
 
-func playSplendor(out io.Writer, players int, seed uint64) error {
-	fmt.Fprintf(out, "Splendor, %d players, seed %d: random players\n", players, seed)
+func playSplendor(out io.Writer, rules splendorRules, seed uint64) error {
+	fmt.Fprintf(out, "Splendor, %d players, seed %d%s: random players\n", rules.players, seed, paymentNote(rules))
 	p := newDecisionPrinter(out)
-	s, err := randomGame(players, seed, func(s *splendor.State, _ *splendor.ActionSet, a int) {
+	s, err := randomGame(rules, seed, func(s *splendor.State, _ *splendor.ActionSet, a int) {
 		p.print(s.Turn, s.Seat, splendor.Label(a))
 	})
 	if err != nil {
@@ -39,6 +40,15 @@ func playSplendor(out io.Writer, players int, seed uint64) error {
 	}
 	printResult(out, &s)
 	return nil
+}
+
+// paymentNote names the payment rule in the heading when it is not the
+// default, so that the default game prints as it always did.
+func paymentNote(rules splendorRules) string {
+	if rules.choosePayment {
+		return ", payment choose"
+	}
+	return ""
 }
 
 // decisionPrinter prints a turn's first decision with the turn and the seat,

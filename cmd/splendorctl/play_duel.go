@@ -8,10 +8,16 @@ import (
 	"github.com/splendor-rl/splendor/env/duel"
 )
 
-// playDuel prints one random Splendor Duel game from seed, then its result.
-func playDuel(out io.Writer, seed uint64) error {
-	fmt.Fprintf(out, "Splendor Duel, seed %d: random players\n", seed)
+// playDuel prints one random Splendor Duel game from seed, of the payment
+// variant when choose is set, then its result.
+func playDuel(out io.Writer, seed uint64, choose bool) error {
+	note := ""
+	if choose {
+		note = ", payment choose" // the default game prints as it always did
+	}
+	fmt.Fprintf(out, "Splendor Duel, seed %d%s: random players\n", seed, note)
 	s := duel.New(seed)
+	s.ChoosePayment = choose
 	var legal duel.ActionSet
 	p := newDecisionPrinter(out)
 	err := playRandomly(&s, &legal, seed, func(_ *duel.ActionSet, a int) {

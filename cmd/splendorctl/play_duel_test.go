@@ -20,6 +20,9 @@ func TestPlayDuelIsAWholeDeterministicGame(t *testing.T) {
 	assert.Regexp(t, `^Winner: seat [01], by \d+\+ `, lastLine(out))
 	assert.Contains(t, out, "\n                  then ", "no follow-up decision printed")
 	assertTurnsCountUp(t, out)
+	choose := runPlay(t, "--game", "duel", "--seed", "99", "--payment", "choose")
+	assert.True(t, strings.HasPrefix(choose, "Splendor Duel, seed 99, payment choose: random players\n"), choose)
+	assert.Contains(t, choose, "then pay ", "no pay decision printed")
 }
 
 // Every turn is printed once, numbered from 1, and the result states their
@@ -36,12 +39,14 @@ func assertTurnsCountUp(t *testing.T, out string) {
 	assert.Contains(t, out, fmt.Sprintf("\nGame over after %d turns.\n", next-1))
 }
 
-// play and trace play the same Duel game for a seed: the same decisions, the
-// same winner, the same victory conditions, and the seats' final scores.
+// play and trace play the same Duel game for a seed and payment rule: the
+// same decisions, the same winner, the same victory conditions, and the
+// seats' final scores.
 func TestPlayDuelMatchesTrace(t *testing.T) {
-	for _, seed := range []string{"3", "11", "12"} {
-		out := runPlay(t, "--game", "duel", "--seed", seed)
-		decisions, result, _ := duelTrace(t, "--seed", seed)
+	for _, args := range [][]string{{"--seed", "3"}, {"--seed", "11"}, {"--seed", "12"},
+		{"--seed", "99", "--payment", "choose"}} {
+		out := runPlay(t, append([]string{"--game", "duel"}, args...)...)
+		decisions, result, _ := duelTrace(t, args...)
 		var labels []string
 		for _, d := range decisions {
 			labels = append(labels, d.Label)

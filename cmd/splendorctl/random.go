@@ -41,13 +41,21 @@ func playRandomly[S game[L], L legalSet](s S, legal L, seed uint64, visit func(l
 	return nil
 }
 
+// splendorRules is what a Splendor game is dealt with: the player count and
+// the payment rule (splendor.State.ChoosePayment).
+type splendorRules struct {
+	players       int
+	choosePayment bool
+}
+
 // randomGame deals a Splendor game from seed and plays it randomly,
 // yielding every decision to visit.
-func randomGame(players int, seed uint64, visit func(s *splendor.State, legal *splendor.ActionSet, action int)) (splendor.State, error) {
-	s, err := splendor.New(players, seed)
+func randomGame(rules splendorRules, seed uint64, visit func(s *splendor.State, legal *splendor.ActionSet, action int)) (splendor.State, error) {
+	s, err := splendor.New(rules.players, seed)
 	if err != nil {
 		return s, err
 	}
+	s.ChoosePayment = rules.choosePayment
 	var legal splendor.ActionSet
 	err = playRandomly(&s, &legal, seed, func(legal *splendor.ActionSet, a int) { visit(&s, legal, a) })
 	return s, err

@@ -9,6 +9,9 @@ type stateView struct {
 	Players    int        `json:"players"`
 	Seat       int        `json:"seat"`
 	Phase      string     `json:"phase"`
+	Payment    string     `json:"payment"`          // the payment rule: auto or choose
+	Buying     *int       `json:"buying,omitempty"` // phase pay: the card being paid for
+	Due        *gemsView  `json:"due,omitempty"`    // phase pay: the gems still due
 	Turn       int        `json:"turn"`
 	FinalRound bool       `json:"final_round"`
 	Passes     int        `json:"passes"`
@@ -50,7 +53,14 @@ type reservedView struct {
 func viewState(s *splendor.State) stateView {
 	v := stateView{Notation: s.String(), Players: int(s.NumPlayers), Seat: int(s.Seat),
 		Phase: s.Phase.String(), Turn: int(s.Turn), FinalRound: s.FinalRound, Passes: int(s.Passes),
-		Bank: viewTokens(&s.Bank)}
+		Bank: viewTokens(&s.Bank), Payment: paymentAuto}
+	if s.ChoosePayment {
+		v.Payment = paymentChoose
+	}
+	if s.Phase == splendor.PhasePay {
+		due := viewGems(s.Due[:])
+		v.Buying, v.Due = slot(int(s.Buying), true), &due
+	}
 	for _, n := range s.Nobles {
 		v.Nobles = append(v.Nobles, slot(int(n), n != splendor.NoNoble))
 	}

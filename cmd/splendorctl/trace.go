@@ -19,18 +19,22 @@ func trace(args []string, out io.Writer) error {
 	players := fs.Int("players", 2, "number of players, 2-4 (duel: 2 only)")
 	seed := fs.Uint64("seed", 1, "seed of the first game; game k is dealt from seed+k")
 	games := fs.Int("games", 1, "number of games")
+	payment := paymentFlag(fs)
 	if done, err := fs.parse(args, out); done {
 		return err
 	}
-	if err := checkGame(fs, *game, *players); err != nil {
+	if err := checkGame(fs, *game, *players, *payment); err != nil {
 		return err
 	}
 	if *games < 1 {
 		return fs.badf("--games must be at least 1, got %d", *games)
 	}
-	one := traceDuel
+	one := func(enc *json.Encoder, k int, seed uint64) error {
+		return traceDuel(enc, k, seed, *payment == paymentChoose)
+	}
 	if *game == "splendor" {
-		one = func(enc *json.Encoder, k int, seed uint64) error { return traceGame(enc, k, *players, seed) }
+		rules := splendorRules{players: *players, choosePayment: *payment == paymentChoose}
+		one = func(enc *json.Encoder, k int, seed uint64) error { return traceGame(enc, k, rules, seed) }
 	}
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
@@ -42,9 +46,9 @@ func trace(args []string, out io.Writer) error {
 	return w.Flush()
 }
 
-// checkGame refuses a game that does not exist and a player count the game
-// cannot have, before anything is printed.
-func checkGame(fs *flagSet, game string, players int) error {
+// checkGame refuses a game that does not exist, and a player count or a
+// payment rule the game cannot have, before anything is printed.
+func checkGame(fs *flagSet, game string, players int, payment string) error {
 	switch {
 	case game != "splendor" && game != "duel":
 		return fs.badf("unknown --game %q (known: splendor, duel)", game)
@@ -52,13 +56,27 @@ func checkGame(fs *flagSet, game string, players int) error {
 		return fs.badf("splendor duel is a 2-player game, got --players %d", players)
 	case players < splendor.MinPlayers || players > splendor.MaxPlayers:
 		return fs.bad(fmt.Errorf("%w, got --players %d", splendor.ErrPlayers, players))
+	case payment != paymentAuto && payment != paymentChoose:
+		return fs.badf("unknown --payment %q (known: %s, %s)", payment, paymentAuto, paymentChoose)
 	}
 	return nil
 }
 
-func traceGame(enc *json.Encoder, k, players int, seed uint64) error {
+// The payment rules, named as the env option payment names them.
+const (
+	paymentAuto   = "auto"
+	paymentChoose = "choose"
+)
+
+// paymentFlag declares --payment, which play and trace share.
+func paymentFlag(fs *flagSet) *string {
+	return fs.String("payment", paymentAuto,
+		"how gold pays for a card: auto (gems first) or choose (the buyer decides, in phase pay)")
+}
+
+func traceGame(enc *json.Encoder, k int, rules splendorRules, seed uint64) error {
 	w := decisionWriter{enc: enc}
-	s, err := randomGame(players, seed, func(s *splendor.State, legal *splendor.ActionSet, a int) {
+	s, err := randomGame(rules, seed, func(s *splendor.State, legal *splendor.ActionSet, a int) {
 		d := decisionLine[stateView]{Type: "decision", Game: k, Seed: seed, Decision: w.n, Turn: int(s.Turn),
 			Seat: int(s.Seat), Phase: s.Phase.String(), State: viewState(s), Action: a, Label: splendor.Label(a)}
 		d.Legal, d.LegalLabels = legalLists(legal, splendor.NumActions, splendor.Label)

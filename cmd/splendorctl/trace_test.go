@@ -21,11 +21,13 @@ type tracedGame struct {
 }
 
 // traceArgs are the traces most tests read: every player count, two games
-// each so that the second game's seeding is covered too.
+// each so that the second game's seeding is covered too, and both payment
+// rules.
 var traceArgs = [][]string{
 	{"--players", "2", "--seed", "5", "--games", "2"},
 	{"--players", "3", "--seed", "40", "--games", "2"},
 	{"--players", "4", "--seed", "700", "--games", "2"},
+	{"--players", "2", "--seed", "3", "--games", "2", "--payment", "choose"},
 }
 
 func runTrace(t *testing.T, args ...string) string {
@@ -220,6 +222,11 @@ func TestTraceStateViewMatchesNotation(t *testing.T) {
 
 func checkView(t *testing.T, v stateView, s splendor.State) {
 	t.Helper()
+	require.Equal(t, s.ChoosePayment, v.Payment == paymentChoose, v.Notation)
+	require.Equal(t, s.Phase == splendor.PhasePay, v.Buying != nil && v.Due != nil, v.Notation)
+	if v.Buying != nil {
+		require.Equal(t, []any{int(s.Buying), s.Due[:]}, []any{*v.Buying, gemCounts(*v.Due)}, v.Notation)
+	}
 	require.Equal(t, []any{int(s.NumPlayers), int(s.Seat), s.Phase.String(), int(s.Turn), s.FinalRound, int(s.Passes)},
 		[]any{v.Players, v.Seat, v.Phase, v.Turn, v.FinalRound, v.Passes}, v.Notation)
 	require.Equal(t, s.Bank[:], tokenCounts(v.Bank), v.Notation)
@@ -319,6 +326,7 @@ func TestTraceReplays(t *testing.T) {
 	eachTracedGame(t, func(t *testing.T, g tracedGame) {
 		s, err := splendor.New(g.decisions[0].State.Players, g.result.Seed)
 		require.NoError(t, err)
+		s.ChoosePayment = g.decisions[0].State.Payment == paymentChoose
 		for _, d := range g.decisions {
 			require.Equal(t, d.State.Notation, s.String(), "decision %d", d.Decision)
 			require.NoError(t, s.Apply(d.Action))
@@ -333,6 +341,7 @@ func TestTraceRejectsBadArgs(t *testing.T) {
 		{"--players", "1"},
 		{"--game", "chess"},
 		{"--games", "0"},
+		{"--payment", "cash"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out bytes.Buffer
@@ -351,12 +360,14 @@ func TestTraceFieldsAreDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/trace.md")
 	require.NoError(t, err)
 	keys := map[string]bool{}
-	for _, line := range traceLines(t, runTrace(t, "--seed", "5")) {
+	trace := runTrace(t, "--seed", "5") + runTrace(t, "--seed", "3", "--payment", "choose")
+	for _, line := range traceLines(t, trace) {
 		var v any
 		require.NoError(t, json.Unmarshal([]byte(line), &v))
 		collectKeys(v, keys)
 	}
 	require.Contains(t, keys, "hidden", "the trace has no reserved card, so its fields went unchecked")
+	require.Contains(t, keys, "due", "the trace has no payment phase, so its fields went unchecked")
 	for k := range keys {
 		assert.True(t, strings.Contains(string(doc), "`"+k+"`"), "docs/trace.md does not describe %q", k)
 	}
@@ -399,8 +410,14 @@ func TestPlayIsDeterministicAndEnds(t *testing.T) {
 // play and trace play the same game for a seed: the same decisions and the
 // same winners.
 func TestPlayMatchesTrace(t *testing.T) {
-	out := runPlay(t, "--players", "3", "--seed", "8")
-	g := decodeTrace(t, runTrace(t, "--players", "3", "--seed", "8"))[0]
+	for _, payment := range []string{paymentAuto, paymentChoose} {
+		t.Run(payment, func(t *testing.T) { playMatchesTrace(t, "--players", "3", "--seed", "8", "--payment", payment) })
+	}
+}
+
+func playMatchesTrace(t *testing.T, args ...string) {
+	out := runPlay(t, args...)
+	g := decodeTrace(t, runTrace(t, args...))[0]
 	var labels []string
 	for _, d := range g.decisions {
 		labels = append(labels, d.Label)

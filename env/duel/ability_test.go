@@ -30,7 +30,7 @@ func TestTokenAbility(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"several cells of the card's colour: the seat chooses", pos(l1("2"), "p0=0002200|0|-|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(refilled, "phase=token", "pending=2", "bag=0002200", "p0=0000000|0|2|-|-")...)},
+			pos(with(taken, "phase=token", "pending=2", "bag=0002200", "p0=0000000|0|2|-|-")...)},
 		{"the chosen cell", pos(l1("2"), "p0=0002200|0|-|-|-"), []string{"buy L1 slot1", "token d3"},
 			pos(with(next, with(refilled, "board=wbgrk/bgrkw/gro.b/rkwpg/okbpo", "bag=0002200",
 				"p0=1000000|0|2|-|-")...)...)},
@@ -67,10 +67,11 @@ func TestPrivilegeAbility(t *testing.T) {
 
 func TestStealAbility(t *testing.T) {
 	after := []string{"pyramid=0.5.10.15.20/35.34.38.42/60.61.62", "decks=6.7.8/-/63", "bag=0403000"}
+	stealing := []string{"pyramid=0.5.10.15.20/-.34.38.42/60.61.62", "bag=0403000"}
 	runRuleCases(t, []ruleCase{
 		{"several kinds: the seat chooses", pos("p0=0403000|0|-|-|-", "p1=1000021|1|-|-|-"),
 			[]string{"buy L2 slot1"},
-			pos(with(after, "phase=steal", "p0=0000000|0|30|-|-", "p1=1000021|1|-|-|-")...)},
+			pos(with(stealing, "phase=steal", "p0=0000000|0|30|-|-", "p1=1000021|1|-|-|-")...)},
 		{"a pearl", pos("p0=0403000|0|-|-|-", "p1=1000021|1|-|-|-"), []string{"buy L2 slot1", "steal pearl"},
 			pos(with(next, with(after, "p0=0000010|0|30|-|-", "p1=1000011|1|-|-|-")...)...)},
 		{"one kind: taken without a decision", pos("p0=0403000|0|-|-|-", "p1=0001001|1|-|-|-"),
@@ -96,7 +97,7 @@ func TestRoyalCards(t *testing.T) {
 	bought := with(refilled, "bag=2000000")
 	runRuleCases(t, []ruleCase{
 		{"the third crown: the seat chooses a royal", pos(thirdCrown...), []string{"buy L1 slot1"},
-			pos(with(bought, "phase=royal", "p0=0000000|0|3.13.23|-|-")...)},
+			pos(with(taken, "bag=2000000", "phase=royal", "p0=0000000|0|3.13.23|-|-")...)},
 		{"a royal's points", pos(thirdCrown...), []string{"buy L1 slot1", "royal 3pt"},
 			pos(with(next, with(bought, "p0=0000000|0|3.13.23|-|3")...)...)},
 		{"a royal's privilege", pos(thirdCrown...), []string{"buy L1 slot1", "royal 2pt privilege"},

@@ -25,14 +25,16 @@ const (
 	ChooseRoyal       // the royal card earned by 3 or 6 crowns
 	ReturnToken       // over 10 tokens at the end of the turn: put one in the bag
 	Pass              // only when nothing else is possible
+	PayGold           // variant "choose payment": gold pays for a gem or pearl the seat holds
+	PayDone           // variant "choose payment": gems and pearls pay for the rest
 )
 
 // Action is one decision. Only the fields its Kind uses are set: Cell, Dir
 // and Len for TakeLine (a single token has Dir Right); Cell for
-// UsePrivilege, TakeGold and ChooseToken; Gem for ChooseJoker, ChooseSteal
-// and ReturnToken; Level for the reserve and buy actions on the pyramid and
-// decks; Slot for the pyramid slot within its level, the reserve slot and
-// the royal card.
+// UsePrivilege, TakeGold and ChooseToken; Gem for ChooseJoker, ChooseSteal,
+// ReturnToken and PayGold; Level for the reserve and buy actions on the
+// pyramid and decks; Slot for the pyramid slot within its level, the reserve
+// slot and the royal card.
 type Action struct {
 	Kind  Kind
 	Cell  uint8
@@ -69,7 +71,9 @@ var PyramidStart = [NumLevels + 1]int{0, 5, 9, PyramidSlots}
 //	262–265  royal card            (rows of duel_royals.csv: 2pt again, 2pt privilege, 2pt steal, 3pt)
 //	266–272  return a token        (white, blue, green, red, black, pearl, gold)
 //	273      pass
-const NumActions = 274
+//	274–279  pay with gold for     (white, blue, green, red, black, pearl; variant "choose payment")
+//	280      pay the rest with gems and pearls
+const NumActions = 281
 
 // First index of each block of the action space after the lines.
 const (
@@ -87,6 +91,8 @@ const (
 	royalBase       = stealBase + NumCostKinds
 	returnBase      = royalBase + NumRoyals
 	passIndex       = returnBase + NumTokenKinds
+	payGoldBase     = passIndex + 1 // after pass, so that the first 274 indices kept their meaning
+	payDoneIndex    = payGoldBase + NumCostKinds
 )
 
 var (
@@ -99,7 +105,7 @@ var (
 // initActions builds the action table; it runs after the component data is
 // loaded, since royal labels name what the royal gives.
 func initActions() {
-	if passIndex+1 != NumActions {
+	if payDoneIndex+1 != NumActions {
 		panic("duel: action layout does not add up")
 	}
 	initLines()
@@ -126,6 +132,7 @@ func initActions() {
 		}
 		if g <= Pearl {
 			actionTable[stealBase+int(g)] = Action{Kind: ChooseSteal, Gem: g}
+			actionTable[payGoldBase+int(g)] = Action{Kind: PayGold, Gem: g}
 		}
 		actionTable[returnBase+int(g)] = Action{Kind: ReturnToken, Gem: g}
 	}
@@ -133,6 +140,7 @@ func initActions() {
 		actionTable[royalBase+int(r)] = Action{Kind: ChooseRoyal, Slot: r}
 	}
 	actionTable[passIndex] = Action{Kind: Pass}
+	actionTable[payDoneIndex] = Action{Kind: PayDone}
 	for i, a := range actionTable {
 		labelTable[i] = a.label()
 	}
@@ -201,6 +209,10 @@ func (a Action) Index() (i int, ok bool) {
 		return returnBase + int(a.Gem), a.Gem <= Gold
 	case Pass:
 		return passIndex, true
+	case PayGold:
+		return payGoldBase + int(a.Gem), a.Gem <= Pearl
+	case PayDone:
+		return payDoneIndex, true
 	}
 	return 0, false
 }
@@ -262,6 +274,10 @@ func (a Action) label() string {
 		return royalLabel(Royal(a.Slot))
 	case ReturnToken:
 		return "return " + a.Gem.String()
+	case PayGold:
+		return "pay gold for " + a.Gem.String()
+	case PayDone:
+		return "pay done"
 	}
 	return "pass"
 }

@@ -41,11 +41,12 @@ func TestActionLayout(t *testing.T) {
 		231: "token a1", 255: "token e5", 256: "steal white", 261: "steal pearl",
 		262: "royal 2pt again", 263: "royal 2pt privilege", 264: "royal 2pt steal", 265: "royal 3pt",
 		266: "return white", 271: "return pearl", 272: "return gold", 273: "pass",
+		274: "pay gold for white", 278: "pay gold for black", 279: "pay gold for pearl", 280: "pay done",
 	}
 	for i, label := range want {
 		assert.Equal(t, label, duel.Label(i), "index %d", i)
 	}
-	assert.Equal(t, 274, duel.NumActions)
+	assert.Equal(t, 281, duel.NumActions)
 }
 
 func TestMalformedActionsHaveNoIndex(t *testing.T) {
@@ -70,13 +71,14 @@ func TestMalformedActionsHaveNoIndex(t *testing.T) {
 		{Kind: duel.ChooseSteal, Gem: duel.Gold},
 		{Kind: duel.ChooseRoyal, Slot: 4},
 		{Kind: duel.ReturnToken, Gem: duel.NoGem},
+		{Kind: duel.PayGold, Gem: duel.Gold},
 	}
 	for _, a := range bad {
 		_, ok := a.Index()
 		assert.False(t, ok, "%+v", a)
 		assert.Equal(t, "invalid action", a.String())
 	}
-	for _, l := range []string{"steal gold", "joker pearl", "royal 2pt", "take", ""} {
+	for _, l := range []string{"steal gold", "joker pearl", "royal 2pt", "take", "", "pay gold for gold", "pay gold"} {
 		_, err := duel.ParseAction(l)
 		assert.Error(t, err, l)
 	}
@@ -93,11 +95,11 @@ func TestApplyRefusesOutOfRangeIndices(t *testing.T) {
 
 func TestActionSetNth(t *testing.T) {
 	var m duel.ActionSet
-	for _, i := range []int{3, 63, 64, 200, 273} {
+	for _, i := range []int{3, 63, 64, 200, 280} {
 		m.Add(i)
 	}
 	assert.Equal(t, 5, m.Len())
-	assert.Equal(t, []int{3, 63, 64, 200, 273, -1}, []int{m.Nth(0), m.Nth(1), m.Nth(2), m.Nth(3), m.Nth(4), m.Nth(5)})
+	assert.Equal(t, []int{3, 63, 64, 200, 280, -1}, []int{m.Nth(0), m.Nth(1), m.Nth(2), m.Nth(3), m.Nth(4), m.Nth(5)})
 }
 
 func TestCellNames(t *testing.T) {

@@ -36,7 +36,7 @@ func (s *State) Apply(i int) error {
 	case BuyCard:
 		k := PyramidStart[a.Level] + int(a.Slot)
 		c := s.Pyramid[k]
-		s.Pyramid[k] = s.draw(int(a.Level))
+		s.Pyramid[k] = NoCard // refilled as the turn passes
 		s.buy(p, c)
 	case BuyReserved:
 		c := p.Reserved[a.Slot]
@@ -75,6 +75,10 @@ func (s *State) applyFollowUp(p *Player, a Action) {
 		s.royalCheck(p)
 	case ChooseRoyal:
 		s.takeRoyal(p, Royal(a.Slot))
+	case PayGold:
+		s.payGold(p, a.Gem)
+	case PayDone:
+		s.settle(p)
 	case ReturnToken:
 		p.Tokens[a.Gem]--
 		s.Bag[a.Gem]++
@@ -167,13 +171,13 @@ func (s *State) afterGold(p *Player) {
 	s.Phase = PhaseReserve
 }
 
-// reserveSlot reserves the card in pyramid slot k (refilled from its deck)
-// or, for k = PyramidSlots+l, the top of level l's deck, hidden.
+// reserveSlot reserves the card in pyramid slot k (refilled as the turn
+// passes) or, for k = PyramidSlots+l, the top of level l's deck, hidden.
 func (s *State) reserveSlot(p *Player, k int) {
 	var c Card
 	if k < PyramidSlots {
 		c = s.Pyramid[k]
-		s.Pyramid[k] = s.draw(levelOf(k))
+		s.Pyramid[k] = NoCard
 	} else {
 		c = s.draw(k - PyramidSlots)
 		p.Blind |= 1 << p.NumReserved

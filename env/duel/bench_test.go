@@ -24,12 +24,18 @@ func playRandom(s *duel.State, r *rng.Rand) int {
 
 // BenchmarkRandomGame: one op is a complete game, dealt from a fresh seed,
 // with uniformly random legal decisions.
-func BenchmarkRandomGame(b *testing.B) {
+func BenchmarkRandomGame(b *testing.B) { benchmarkRandomGames(b, false) }
+
+// BenchmarkRandomGameChoosePayment: the same in the payment variant.
+func BenchmarkRandomGameChoosePayment(b *testing.B) { benchmarkRandomGames(b, true) }
+
+func benchmarkRandomGames(b *testing.B, choose bool) {
 	r := rng.New(1)
 	decisions := 0
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		s := duel.New(uint64(i))
+		s.ChoosePayment = choose
 		decisions += playRandom(&s, &r)
 	}
 	b.ReportMetric(float64(decisions)/float64(b.N), "decisions/game")

@@ -19,8 +19,13 @@ import (
 // l1 puts card c in L1 slot1 of the base pyramid.
 func l1(c string) string { return "pyramid=" + c + ".5.10.15.20/30.34.38.42/60.61.62" }
 
-// refilled is the base layout after L1 slot1 was bought and refilled with 8.
+// refilled is the base layout after L1 slot1 was bought and, as the turn
+// passed, refilled with 8.
 var refilled = []string{"pyramid=8.5.10.15.20/30.34.38.42/60.61.62", "decks=6.7/35/63"}
+
+// taken is the base layout while the turn that bought L1 slot1 goes on: the
+// slot waits, empty, for the end of the turn.
+var taken = []string{"pyramid=-.5.10.15.20/30.34.38.42/60.61.62"}
 
 func TestBuying(t *testing.T) {
 	runRuleCases(t, []ruleCase{
@@ -54,7 +59,7 @@ func TestBuyingRefusals(t *testing.T) {
 	runLegalCases(t, []legalCase{
 		{"short of a gem", pos("p0=0111000|0|-|-|-"), nil, []string{"buy L1 slot1"}},
 		{"short even with gold", pos(l1("29"), "p0=0002002|0|-|-|-"), nil, []string{"buy L1 slot1"}},
-		{"an empty slot", pos("pyramid=-.5.10.15.20/30.34.38.42/60.61.62", "p0=1111100|0|-|-|-"),
+		{"an empty slot", pos("pyramid=-.5.10.15.20/30.34.38.42/60.61.62", "decks=-/35/63", "p0=1111100|0|-|-|-"),
 			[]string{"buy L1 slot2"}, []string{"buy L1 slot1"}},
 		{"no such reserved card", pos("p0=0023000|0|-|4|-"), []string{"buy reserved1"}, []string{"buy reserved2"}},
 		{"the opponent's reserved card", pos("p0=0023000|0|-|-|-", "p1=0000000|1|-|4|-"), nil,
@@ -81,7 +86,7 @@ func TestJoker(t *testing.T) {
 			pos(with(next, with(refilled, "bag=4000010", "p0=0000000|0|9.25b|-|-")...)...)},
 		{"several colours: the seat chooses (the white bonus lowers the cost)", pos(l1("25"), "p0=4000010|0|4.9|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(refilled, "phase=joker", "pending=25", "bag=3000010", "p0=1000000|0|4.9.25|-|-")...)},
+			pos(with(taken, "phase=joker", "pending=25", "bag=3000010", "p0=1000000|0|4.9.25|-|-")...)},
 		{"the chosen colour", pos(l1("25"), "p0=4000010|0|4.9|-|-"),
 			[]string{"buy L1 slot1", "joker white"},
 			pos(with(next, with(refilled, "bag=3000010", "p0=1000000|0|4.9.25w|-|-")...)...)},

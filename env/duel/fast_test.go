@@ -90,3 +90,20 @@ func TestLineMasksMatchTheLineCells(t *testing.T) {
 		}
 	}
 }
+
+func TestPyramidHasGapMatchesTheSlots(t *testing.T) {
+	r := rng.New(6)
+	for n := 0; n < 20000; n++ {
+		var s State
+		gap := false
+		for k := range s.Pyramid {
+			s.Pyramid[k] = Card(r.Intn(NumCards))
+			if r.Intn(8) == 0 {
+				s.Pyramid[k], gap = NoCard, true
+			}
+		}
+		if s.pyramidHasGap() != gap {
+			t.Fatalf("pyramid %v: gap %v", s.Pyramid, !gap)
+		}
+	}
+}

@@ -17,10 +17,11 @@ const outOfRange = 16
 // legal mask, and a rejected index wraps ErrIllegal and changes nothing (the
 // server relies on that to reject a whole batch without side effects). Each
 // input byte pair is one index, so every index of the space is reachable.
+// Odd seeds play the "choose payment" variant.
 func FuzzApply(f *testing.F) {
 	f.Add(uint64(1), []byte{})
 	// Actions of every follow-up kind, which the opening position forbids.
-	f.Add(uint64(2), indices(170, 196, 208, 223, 226, 231, 256, 262, 266, 273, 274, 289, 0xffff))
+	f.Add(uint64(2), indices(170, 196, 208, 223, 226, 231, 256, 262, 266, 273, 274, 280, 281, 296, 0xffff))
 	f.Add(uint64(7), indices(183, 196, 12, 0, 1, 2, 97, 98, 145))
 	// Whole random games reach every phase and the end, which arbitrary
 	// bytes rarely do.
@@ -28,7 +29,7 @@ func FuzzApply(f *testing.F) {
 		f.Add(seed, legalGame(seed))
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, actions []byte) {
-		s := duel.New(seed)
+		s := deal(seed)
 		for k := 0; k+1 < len(actions); k += 2 {
 			i := (int(actions[k])<<8 | int(actions[k+1])) % (duel.NumActions + outOfRange)
 			checkApply(t, &s, i)
@@ -57,6 +58,13 @@ func checkApply(t *testing.T, s *duel.State, i int) {
 	}
 }
 
+// deal deals the fuzzed game: odd seeds play the "choose payment" variant.
+func deal(seed uint64) duel.State {
+	s := duel.New(seed)
+	s.ChoosePayment = seed%2 == 1
+	return s
+}
+
 // indices encodes action indices as fuzz input, two bytes each.
 func indices(is ...int) []byte {
 	b := make([]byte, 0, 2*len(is))
@@ -69,7 +77,7 @@ func indices(is ...int) []byte {
 // legalGame plays the game dealt from seed to the end with uniformly random
 // legal decisions and returns them as fuzz input.
 func legalGame(seed uint64) []byte {
-	s := duel.New(seed)
+	s := deal(seed)
 	r := rng.New(seed)
 	var legal duel.ActionSet
 	var actions []int
@@ -91,6 +99,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(duel.New(5).String())
 	f.Add(pos("phase=joker", "pending=25", "p0=0000000|0|4.9.25|-|-"))
 	f.Add(pos("p0=0000000|0|31.25w.54.64b|*1.2|1.3"))
+	f.Add(pos(choose, "phase=pay", "pending=29:000301", "p0=0003011|0|-|*23|-"))
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := duel.Parse(text)
 		if err != nil {

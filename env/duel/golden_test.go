@@ -15,24 +15,32 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
 
-// playthroughSeeds are the golden games. Any change to the deal, the bag
-// draws, the legal sets, the effect of an action or the notation shows up as
-// a diff in their files. The seeds were picked for short games that between
-// them reach every phase and reserve blind (see coverage), and end by each
-// victory condition: points (5), one colour (154, won by seat 1), crowns (305).
-var playthroughSeeds = []uint64{5, 154, 305}
+// playthroughs are the golden games. Any change to the deal, the bag draws,
+// the legal sets, the effect of an action or the notation shows up as a diff
+// in their files. The seeds were picked for short games that between them
+// reach every phase and reserve blind (see coverage), and end by each
+// victory condition: points (5), one colour (154, won by seat 1), crowns
+// (305); seed 99 plays the "choose payment" variant and asks for payments.
+var playthroughs = []struct {
+	seed   uint64
+	choose bool
+}{{5, false}, {154, false}, {305, false}, {99, true}}
 
 // coverage is what the playthroughs must show between them, so that a rules
 // change cannot quietly leave a phase or the blind mark unchecked.
-var coverage = []string{" phase=main ", " phase=reserve ", " phase=joker ", " phase=token ", " phase=steal ",
-	" phase=royal ", " phase=return ", "|*", "chose=replenish", "chose=privilege "}
+var coverage = []string{" phase=main ", " phase=reserve ", " phase=pay ", " phase=joker ", " phase=token ",
+	" phase=steal ", " phase=royal ", " phase=return ", "|*", "chose=replenish", "chose=privilege ",
+	"chose=pay gold for ", "chose=pay done"}
 
 func TestPlaythroughs(t *testing.T) {
 	var all strings.Builder
-	for _, seed := range playthroughSeeds {
-		name := fmt.Sprintf("playthrough_seed%d.txt", seed)
+	for _, g := range playthroughs {
+		name := fmt.Sprintf("playthrough_seed%d.txt", g.seed)
+		if g.choose {
+			name = fmt.Sprintf("playthrough_seed%d_choose.txt", g.seed)
+		}
 		t.Run(name, func(t *testing.T) {
-			text := playthrough(t, seed)
+			text := playthrough(t, g.seed, g.choose)
 			all.WriteString(text)
 			golden.Check(t, filepath.Join("testdata", name), text, *update)
 		})
@@ -46,12 +54,17 @@ func TestPlaythroughs(t *testing.T) {
 // writes one line per decision: its number, the state notation, the legal
 // labels and the chosen label; then the result and the final state. Every
 // state is also parsed back, so the golden files pin Parse as well as String.
-func playthrough(t *testing.T, seed uint64) string {
+func playthrough(t *testing.T, seed uint64, choose bool) string {
 	s := duel.New(seed)
+	s.ChoosePayment = choose
 	r := rng.New(seed)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Splendor Duel playthrough: duel.New(%d), decisions uniformly random from the legal set by rng.New(%d).\n",
-		seed, seed)
+	variant := ""
+	if choose {
+		variant = " with ChoosePayment"
+	}
+	fmt.Fprintf(&b, "# Splendor Duel playthrough: duel.New(%d)%s, decisions uniformly random from the legal set by rng.New(%d).\n",
+		seed, variant, seed)
 	fmt.Fprintln(&b, "# decision=N <state notation> legal=[labels] chose=label; regenerate with go test -run TestPlaythroughs -update")
 	var legal duel.ActionSet
 	n := 0

@@ -30,9 +30,10 @@ var basePosition = map[string]string{
 	"p0": "0000000|0|-|-|-", "p1": "0000000|1|-|-|-",
 }
 
-// pos writes basePosition with overrides given as "key=value".
+// pos writes basePosition with overrides given as "key=value";
+// "payment=choose" opens the text of a game of the payment variant.
 func pos(overrides ...string) string {
-	fields := map[string]string{}
+	fields := map[string]string{"payment": ""}
 	for k, v := range basePosition {
 		fields[k] = v
 	}
@@ -46,9 +47,12 @@ func pos(overrides ...string) string {
 		}
 		fields[k] = v
 	}
-	parts := make([]string, len(notationFields))
-	for i, k := range notationFields {
-		parts[i] = k + "=" + fields[k]
+	var parts []string
+	if fields["payment"] != "" {
+		parts = append(parts, "payment="+fields["payment"])
+	}
+	for _, k := range notationFields {
+		parts = append(parts, k+"="+fields[k])
 	}
 	return strings.Join(parts, " ")
 }

@@ -45,6 +45,9 @@ func (s *State) Legal(m *ActionSet) {
 		m.addBits(stealBase, uint64(s.Players[1-s.Seat].Tokens.kinds()))
 	case PhaseRoyal:
 		m.addBits(royalBase, uint64(s.availableRoyals()))
+	case PhasePay:
+		m.addBits(payGoldBase, uint64(s.payKinds()))
+		m.Add(payDoneIndex)
 	case PhaseReturn:
 		for g := White; g <= Gold; g++ {
 			if p.Tokens[g] > 0 {

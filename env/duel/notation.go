@@ -16,6 +16,12 @@ import (
 //	chance=1f0c…(16 hex digits) bag=0000000 board=rgkbw/…/…/…/…
 //	pyramid=12.3.27.0.8/40.31.52.37/58.66.60 decks=…/…/… p0=… p1=…
 //
+// A game of the "choose payment" variant starts with the field
+// payment=choose; the standard game has no such field, so its text does not
+// depend on the variant's existence. In phase pay, pending is the card being paid for, a colon
+// and six digits: what is still due, white blue green red black pearl
+// (pending=12:010010).
+//
 // Token counts are seven digits (white blue green red black pearl gold). The
 // board is five rows, top first, of five cells, left first: w b g r k p for
 // the gem colours and pearl, o for gold, '.' for an empty cell. Cards are
@@ -29,9 +35,15 @@ import (
 // String writes s in the text notation; Parse reads it back exactly.
 func (s State) String() string {
 	var b strings.Builder
+	if s.ChoosePayment {
+		b.WriteString(choosePaymentField + " ")
+	}
 	fmt.Fprintf(&b, "seat=%d phase=%s turn=%d passes=%d again=%d replenished=%d pending=",
 		s.Seat, s.Phase, s.Turn, s.Passes, notation.Bit(s.Again), notation.Bit(s.Replenished))
 	notation.WriteList(&b, []Card{s.Pending}, cardID)
+	if s.Phase == PhasePay {
+		b.WriteString(":" + notation.Digits(s.Due[:]))
+	}
 	fmt.Fprintf(&b, " chance=%016x bag=%s board=", s.Chance, notation.Digits(s.Bag[:]))
 	for c, g := range s.Board {
 		if c > 0 && c%BoardSide == 0 {
@@ -90,6 +102,9 @@ func (s *State) writePlayer(b *strings.Builder, p *Player) {
 	}
 	notation.WriteList(b, owned, func(r Royal) (int, bool) { return int(r), true })
 }
+
+// choosePaymentField opens the notation of a "choose payment" game.
+const choosePaymentField = "payment=choose"
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
 

@@ -15,8 +15,13 @@ import (
 // and derives bonuses, points and crowns; it does not check that the
 // position is reachable, nor that the tokens add up to the box.
 func Parse(text string) (State, error) {
+	fields := strings.Fields(text)
+	choose := len(fields) > 0 && fields[0] == choosePaymentField
+	if choose {
+		text = strings.Join(fields[1:], " ")
+	}
 	p := parser{Reader: notation.NewReader(text)}
-	s := p.state()
+	s := p.state(choose)
 	if err := p.Err(); err != nil {
 		return State{}, fmt.Errorf("%w: %v", ErrNotation, err)
 	}
@@ -31,15 +36,15 @@ type parser struct {
 	royals RoyalSet
 }
 
-func (p *parser) state() State {
-	var s State
+func (p *parser) state(choosePayment bool) State {
+	s := State{ChoosePayment: choosePayment}
 	s.Seat = uint8(p.Number("seat", 0, NumPlayers-1))
 	s.Phase = Phase(p.Choice("phase", phaseNames[:]))
 	s.Turn = uint32(p.Number("turn", 0, 1<<31-1))
 	s.Passes = uint8(p.Number("passes", 0, NumPlayers))
 	s.Again = p.Flag("again")
 	s.Replenished = p.Flag("replenished")
-	s.Pending = p.pending(p.Field("pending"))
+	p.pending(&s, p.Field("pending"))
 	s.Chance = p.chance(p.Field("chance"))
 	p.Counts(p.Field("bag"), s.Bag[:])
 	p.board(&s, p.Field("board"))
@@ -61,16 +66,30 @@ func (p *parser) state() State {
 	return s
 }
 
-func (p *parser) pending(v string) Card {
-	if v == "-" {
-		return NoCard
+// pending reads the pending card; in phase pay it is not the seat's yet, so
+// it is claimed here, and what is still due follows it.
+func (p *parser) pending(s *State, v string) {
+	s.Pending = NoCard
+	id, due, paying := strings.Cut(v, ":")
+	if paying != (s.Phase == PhasePay) {
+		p.Fail("pending=%s: what is due is written in phase pay, and only there", v)
+		return
 	}
-	n, err := strconv.Atoi(v)
+	if paying {
+		p.Counts(due, s.Due[:])
+	}
+	if id == "-" {
+		return
+	}
+	n, err := strconv.Atoi(id)
 	if err != nil || n < 0 || n >= NumCards {
 		p.Fail("pending=%s is not a card id", v)
-		return NoCard
+		return
 	}
-	return Card(n) // claimed by the seat's bought cards; checkPhase checks it
+	s.Pending = Card(n) // claimed by the seat's bought cards, but in phase pay; checkPhase checks it
+	if paying {
+		p.anyCard(n)
+	}
 }
 
 func (p *parser) chance(v string) uint64 {
@@ -234,20 +253,56 @@ func (p *parser) own(s *State, pl *Player, c Card, colour Gem) {
 // game that is not over always has a legal action and a decision phase is
 // only entered with several options (one is taken without a decision).
 func (p *parser) checkPhase(s *State) {
-	pl, opp := &s.Players[s.Seat], &s.Players[1-s.Seat]
-	if (s.Pending != NoCard) != (s.Phase == PhaseJoker || s.Phase == PhaseToken) {
-		p.Fail("pending=%d needs phase joker or token", s.Pending)
-		return
+	if p.checkPending(s) {
+		p.checkRefill(s)
+		p.checkDecision(s)
 	}
-	if s.Pending != NoCard && !pl.Bought.Has(s.Pending) {
+}
+
+// checkPending: a card is pending exactly in phases pay, joker and token; in
+// phase pay it is not the seat's yet (pending claimed it), in the others it
+// is.
+func (p *parser) checkPending(s *State) bool {
+	pending := s.Phase == PhasePay || s.Phase == PhaseJoker || s.Phase == PhaseToken
+	switch {
+	case (s.Pending != NoCard) != pending:
+		p.Fail("pending=%d needs phase pay, joker or token", s.Pending)
+	case s.Phase != PhasePay && s.Pending != NoCard && !s.Players[s.Seat].Bought.Has(s.Pending):
 		p.Fail("pending card %d is not bought by seat %d", s.Pending, s.Seat)
-		return
+	default:
+		return true
 	}
+	return false
+}
+
+// checkRefill: a pyramid slot is empty beside a deck that has cards only
+// while its refill waits for the end of the turn, that is after the turn's
+// mandatory action took the card: never in phases main and reserve, and for
+// one slot at most (one mandatory action a turn).
+func (p *parser) checkRefill(s *State) {
+	waiting := 0
+	for k, c := range s.Pyramid {
+		if c == NoCard && s.DeckSize[levelOf(k)] > 0 {
+			waiting++
+		}
+	}
+	if waiting > 1 || waiting == 1 && (s.Phase == PhaseMain || s.Phase == PhaseReserve) {
+		p.Fail("%d empty pyramid slots beside cards in their deck in phase %s", waiting, s.Phase)
+	}
+}
+
+// checkDecision: the seat to act has the decision its phase asks for.
+func (p *parser) checkDecision(s *State) {
+	pl, opp := &s.Players[s.Seat], &s.Players[1-s.Seat]
 	several := func(set uint32) bool { return bits.OnesCount32(set) >= 2 }
 	switch s.Phase {
 	case PhaseReserve:
 		if pl.NumReserved >= MaxReserved || !several(s.reserveTargets()) {
 			p.Fail("phase reserve but seat %d cannot choose a card to reserve", s.Seat)
+		}
+	case PhasePay:
+		if !s.ChoosePayment || pl.Tokens[Gold] == 0 || !payable(&cards[s.Pending], pl, &s.Due) {
+			p.Fail("phase pay needs the choose-payment variant, gold, and gems or pearls due that seat %d holds", s.Seat)
 		}
 	case PhaseJoker:
 		if !cards[s.Pending].Joker || s.cardColour(s.Pending) != NoGem || !several(pl.bonusColours()) {
@@ -275,4 +330,16 @@ func (p *parser) checkPhase(s *State) {
 			p.Fail("phase over but seat %d has not won and the game is not blocked", s.Seat)
 		}
 	}
+}
+
+// payable reports whether due is something left to pay for a card in phase
+// pay: not nothing, within the printed cost, and covered by the seat's gems
+// and pearls (gold paid at once for what they could not cover).
+func payable(info *CardInfo, pl *Player, due *[NumCostKinds]uint8) bool {
+	for k, n := range due {
+		if n > info.Cost[k] || n > pl.Tokens[k] {
+			return false
+		}
+	}
+	return *due != [NumCostKinds]uint8{}
 }

@@ -14,37 +14,46 @@ import (
 const maxDecisions = 5000
 
 // TestRandomSimulation plays many seeded games with uniformly random legal
-// decisions and checks the engine's invariants after every decision; it
-// also requires that the games between them reach every phase and every
-// victory condition, so that the invariants are checked everywhere.
+// decisions, in the standard game and in the "choose payment" variant, and
+// checks the engine's invariants after every decision; it also requires
+// that the games between them reach every phase (pay only in the variant)
+// and every victory condition, so that the invariants are checked
+// everywhere.
 func TestRandomSimulation(t *testing.T) {
 	games := 150
 	if testing.Short() {
 		games = 30
 	}
-	phases := map[duel.Phase]int{}
-	victories := map[duel.Victory]int{}
-	for seed := uint64(0); seed < uint64(games); seed++ {
-		s := duel.New(seed)
-		r := rng.New(seed + 1000)
-		for n := 0; !s.Over(); n++ {
-			require.Less(t, n, maxDecisions, "game %d does not end", seed)
+	for _, choose := range []bool{false, true} {
+		phases := map[duel.Phase]int{}
+		victories := map[duel.Victory]int{}
+		for seed := uint64(0); seed < uint64(games); seed++ {
+			s := duel.New(seed)
+			s.ChoosePayment = choose
+			r := rng.New(seed + 1000)
+			for n := 0; !s.Over(); n++ {
+				require.Less(t, n, maxDecisions, "game %d does not end", seed)
+				checkInvariants(t, &s)
+				phases[s.Phase]++
+				var m duel.ActionSet
+				s.Legal(&m)
+				require.NoError(t, s.Apply(m.Nth(r.Intn(m.Len()))))
+			}
 			checkInvariants(t, &s)
-			phases[s.Phase]++
-			var m duel.ActionSet
-			s.Legal(&m)
-			require.NoError(t, s.Apply(m.Nth(r.Intn(m.Len()))))
+			victories[s.Players[s.Seat].Victory()]++
 		}
-		checkInvariants(t, &s)
-		victories[s.Players[s.Seat].Victory()]++
+		for p := duel.PhaseMain; p < duel.PhaseOver; p++ {
+			if p == duel.PhasePay && !choose {
+				assert.Zero(t, phases[p], "the standard game asked how to pay")
+				continue
+			}
+			assert.Positive(t, phases[p], "no game reached phase %s (choose payment %v)", p, choose)
+		}
+		for _, v := range []duel.Victory{duel.VictoryPoints, duel.VictoryCrowns, duel.VictoryColour} {
+			assert.Positive(t, victories[v], "no game was won by %s alone", v)
+		}
+		t.Logf("choose payment %v: phases %v, victories %v", choose, phases, victories)
 	}
-	for p := duel.PhaseMain; p < duel.PhaseOver; p++ {
-		assert.Positive(t, phases[p], "no game reached phase %s", p)
-	}
-	for _, v := range []duel.Victory{duel.VictoryPoints, duel.VictoryCrowns, duel.VictoryColour} {
-		assert.Positive(t, victories[v], "no game was won by %s alone", v)
-	}
-	t.Logf("phases %v, victories %v", phases, victories)
 }
 
 func checkInvariants(t *testing.T, s *duel.State) {
@@ -54,6 +63,7 @@ func checkInvariants(t *testing.T, s *duel.State) {
 	checkPrivilegesAndRoyals(t, s)
 	checkScores(t, s)
 	checkMaskMatchesApply(t, s)
+	checkPayment(t, s)
 	checkCloneAndNotation(t, s)
 }
 
@@ -80,10 +90,16 @@ func checkTokens(t *testing.T, s *duel.State) {
 	}
 }
 
-// checkCards: every card is in exactly one place, and a pyramid slot is
-// empty only when its deck is.
+// checkCards: every card is in exactly one place (the card being paid for
+// is pending), and a pyramid slot is empty beside a deck with cards only
+// while its refill waits for the end of the turn: after the mandatory
+// action, one slot at most.
 func checkCards(t *testing.T, s *duel.State) {
 	var seen [duel.NumCards]int
+	if s.Phase == duel.PhasePay {
+		seen[s.Pending]++
+	}
+	waiting := 0
 	for l := 0; l < duel.NumLevels; l++ {
 		for _, c := range s.Decks[l][:s.DeckSize[l]] {
 			seen[c]++
@@ -92,9 +108,12 @@ func checkCards(t *testing.T, s *duel.State) {
 			if c := s.Pyramid[k]; c != duel.NoCard {
 				seen[c]++
 			} else if s.DeckSize[l] != 0 {
-				t.Fatalf("empty slot beside a non-empty deck in %s", s)
+				waiting++
 			}
 		}
+	}
+	if waiting > 1 || waiting == 1 && (s.Phase == duel.PhaseMain || s.Phase == duel.PhaseReserve) {
+		t.Fatalf("%d slots wait for a refill in phase %s in %s", waiting, s.Phase, s)
 	}
 	for i := range s.Players {
 		p := &s.Players[i]
@@ -203,6 +222,47 @@ func checkMaskMatchesApply(t *testing.T, s *duel.State) {
 			t.Fatalf("refused %q changed the state %s", duel.Label(i), s)
 		}
 	}
+}
+
+// checkPayment: the pay phase exists only in the variant, with something
+// due that the seat's tokens cover and gold to spend instead; nothing is
+// due outside it; and the variant never changes what the main phase allows
+// (a buy is possible exactly when it is in the standard game).
+func checkPayment(t *testing.T, s *duel.State) {
+	var m duel.ActionSet
+	s.Legal(&m)
+	paying := s.Phase == duel.PhasePay
+	for i := 0; i < duel.NumActions; i++ {
+		a := duel.ActionAt(i)
+		if a.Kind != duel.PayGold && a.Kind != duel.PayDone {
+			continue
+		}
+		if m.Has(i) != (paying && payable(s, a)) {
+			t.Fatalf("%q: mask %v in %s", duel.Label(i), m.Has(i), s)
+		}
+	}
+	if !paying && s.Due != [duel.NumCostKinds]uint8{} || paying && !s.ChoosePayment {
+		t.Fatalf("due %v in phase %s in %s", s.Due, s.Phase, s)
+	}
+	if s.Phase == duel.PhaseMain {
+		other := *s
+		other.ChoosePayment = !s.ChoosePayment
+		var m2 duel.ActionSet
+		other.Legal(&m2)
+		if m != m2 {
+			t.Fatalf("the payment variant changed the main phase's mask in %s", s)
+		}
+	}
+}
+
+// payable: in phase pay, gold may pay for a kind still due, and the seat may
+// always pay the rest with its tokens.
+func payable(s *duel.State, a duel.Action) bool {
+	p := &s.Players[s.Seat]
+	if a.Kind == duel.PayDone {
+		return true
+	}
+	return p.Tokens[duel.Gold] > 0 && s.Due[a.Gem] > 0 && s.Due[a.Gem] <= p.Tokens[a.Gem]
 }
 
 func checkCloneAndNotation(t *testing.T, s *duel.State) {

@@ -32,6 +32,7 @@ type Phase uint8
 const (
 	PhaseMain    Phase = iota // privileges, replenish, then take, gold or buy (or pass)
 	PhaseReserve              // took gold: choose the card to reserve
+	PhasePay                  // variant "choose payment": pay with gold instead of a token held, or not
 	PhaseJoker                // bought a joker: choose its colour
 	PhaseToken                // token ability: choose the cell
 	PhaseSteal                // steal ability: choose the kind
@@ -40,7 +41,7 @@ const (
 	PhaseOver                 // the game has ended
 )
 
-var phaseNames = [...]string{"main", "reserve", "joker", "token", "steal", "royal", "return", "over"}
+var phaseNames = [...]string{"main", "reserve", "pay", "joker", "token", "steal", "royal", "return", "over"}
 
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
@@ -84,10 +85,19 @@ type State struct {
 	// Replenished is set once the seat replenished the board this turn: it
 	// may no longer use privileges or replenish.
 	Replenished bool
-	// Pending is the bought card whose joker colour or token ability is being
-	// decided (phases joker and token), NoCard otherwise.
+	// Pending is the card being paid for (phase pay: not the seat's yet), or
+	// the bought card whose joker colour or token ability is being decided
+	// (phases joker and token); NoCard otherwise.
 	Pending Card
-	Turn    uint32 // turns completed since the start
+	// ChoosePayment turns on the variant in which a buyer may pay with gold
+	// for a gem or pearl it holds (phase pay); off, gems and pearls are
+	// always spent first. It is a rule of the game, fixed from the deal.
+	ChoosePayment bool
+	// Due is what is left to pay for Pending in phase pay, by cost kind
+	// (white, blue, green, red, black, pearl): the seat's own tokens cover
+	// it, unless it chooses gold instead. Zero outside phase pay.
+	Due  [NumCostKinds]uint8
+	Turn uint32 // turns completed since the start
 	// Chance seeds the next replenish: it draws the bag's tokens with
 	// rng.New(Chance) and then sets Chance to that generator's next output.
 	// A resampler may set it to redraw the bag's unseen future.
@@ -157,6 +167,34 @@ func (s *State) draw(l int) Card {
 	s.Decks[l][n] = NoCard
 	s.DeckSize[l] = n
 	return c
+}
+
+// refillPyramid deals the top card of its level's deck into every empty
+// pyramid slot (an empty deck leaves the slot empty). It runs as the turn
+// passes, not when the card is taken: the publisher's ruling, as Board Game
+// Arena applies it, is that the new card is not seen before the turn ends.
+func (s *State) refillPyramid() {
+	if !s.pyramidHasGap() {
+		return
+	}
+	for k, c := range s.Pyramid {
+		if c == NoCard {
+			s.Pyramid[k] = s.draw(levelOf(k))
+		}
+	}
+}
+
+// pyramidHasGap reports an empty slot, twelve at once: it runs at the end of
+// every turn, and most turns leave no gap. A byte of ^slots is zero exactly
+// for an empty slot (NoCard is 0xff); the classic zero-byte test finds one.
+func (s *State) pyramidHasGap() bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	p := &s.Pyramid
+	lo := ^(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
+	// The high bytes of hi, past the twelfth slot, are 0xff: never zero.
+	hi := ^(uint64(p[8]) | uint64(p[9])<<8 | uint64(p[10])<<16 | uint64(p[11])<<24)
+	return ((lo-ones)&^lo|(hi-ones)&^hi)&highs != 0
 }
 
 // replenish draws every token of the bag in random order onto the empty

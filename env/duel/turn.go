@@ -1,29 +1,14 @@
 package duel
 
 // A bought card resolves in this order, each step a decision only when it
-// offers several options: the joker's colour, the card's ability, a royal
-// card for a crown threshold (and the royal's ability), then the end of the
-// turn: the token limit and the victory check.
+// offers several options: its payment (variant "choose payment" only, see
+// pay.go), the joker's colour, the card's ability, a royal card for a crown
+// threshold (and the royal's ability), then the end of the turn: the token
+// limit, the victory check and the pyramid's refill.
 
-// buy pays for c, colour and pearl tokens first and gold for the rest (gold
-// pays for anything and cannot be stolen, so keeping it is never worse),
-// spent tokens going into the bag; then the card is the seat's and its
-// effects resolve.
-func (s *State) buy(p *Player, c Card) {
+// gain makes the paid-for card c the seat's and resolves its effects.
+func (s *State) gain(p *Player, c Card) {
 	info := &cards[c]
-	short := uint8(0)
-	for k := White; k <= Pearl; k++ {
-		need := info.Cost[k]
-		if k <= Black {
-			need -= min(need, p.Bonus[k])
-		}
-		paid := min(need, p.Tokens[k])
-		p.Tokens[k] -= paid
-		s.Bag[k] += paid
-		short += need - paid
-	}
-	p.Tokens[Gold] -= short
-	s.Bag[Gold] += short
 	p.Bought.Add(c)
 	p.Points += info.Points
 	p.Crowns += info.Crowns
@@ -156,7 +141,9 @@ func (s *State) endTurn(p *Player) {
 
 // finishTurn checks victory, which ends the game at once with the seat to
 // act as the winner; a second consecutive pass ends it Blocked. Otherwise
-// the opponent plays, or the same seat again after an again ability.
+// the pyramid is refilled and the opponent plays, or the same seat again
+// after an again ability: an extra turn is a new turn, so it sees the
+// refilled pyramid.
 func (s *State) finishTurn(p *Player, passed bool) {
 	if passed {
 		s.Passes++
@@ -172,6 +159,7 @@ func (s *State) finishTurn(p *Player, passed bool) {
 		s.Again = false
 		return
 	}
+	s.refillPyramid()
 	if s.Again {
 		s.Again = false
 		return

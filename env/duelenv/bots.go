@@ -26,12 +26,14 @@ func (b *bot) act(s *duel.State, legal *duel.ActionSet) int {
 // greedyAction scores every legal action with a short-sighted heuristic and
 // plays the best, ties broken at random: buy the most valuable card it can,
 // otherwise collect the tokens its best-value target card still needs, keep
-// privileges for when they buy something, and never hand the opponent a
-// privilege for nothing.
+// privileges for when they buy something, never hand the opponent a
+// privilege for nothing, and pay with gems and pearls rather than gold but
+// for a pearl the target needs (see keepValue).
 func greedyAction(s *duel.State, legal *duel.ActionSet, r *rng.Rand) int {
 	p := &s.Players[s.Seat]
 	g := greedy{s: s, p: p, opp: &s.Players[1-s.Seat]}
-	g.need = g.shortfall(g.target())
+	g.goal = g.target()
+	g.need = g.shortfall(g.goal)
 	best, bestScore, ties := -1, 0, 0
 	for i := 0; i < duel.NumActions; i++ {
 		if !legal.Has(i) {
@@ -54,6 +56,7 @@ func greedyAction(s *duel.State, legal *duel.ActionSet, r *rng.Rand) int {
 type greedy struct {
 	s      *duel.State
 	p, opp *duel.Player
+	goal   duel.Card              // the target card (NoCard: none)
 	need   [duel.NumCostKinds]int // tokens the target card still needs, by kind
 }
 
@@ -88,8 +91,26 @@ func (g *greedy) score(a duel.Action) int {
 			return -100
 		}
 		return int(g.p.Tokens[a.Gem]) - 10*g.wanted(a.Gem)
+	case duel.PayGold:
+		return g.keepValue(a.Gem)
 	}
-	return 0
+	return 0 // pay done among others
+}
+
+// keepValue scores paying gold for kind k, to keep a token of k, against 0
+// for paying the rest with tokens. Gold pays for anything and cannot be
+// stolen, so the bot keeps its gold, except to keep a pearl its target card
+// needs: for that card the swap costs no buying power, and the pearl (one of
+// the box's two) stays out of the bag, so off the opponent's board.
+func (g *greedy) keepValue(k duel.Gem) int {
+	if k != duel.Pearl || g.goal == duel.NoCard {
+		return -1
+	}
+	left := int(g.p.Tokens[k]) - int(g.s.Due[k]) // pearls held once this payment is made
+	if int(g.goal.Info().Cost[k]) > left {
+		return 1
+	}
+	return -1
 }
 
 // cardValue prefers points, crowns and progress toward a one-colour win.

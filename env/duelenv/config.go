@@ -12,7 +12,7 @@ import (
 // docs/envs/splendor-duel.md whenever the layout or semantics change.
 const (
 	ID      = "splendor-duel-v1"
-	Version = 1
+	Version = 2
 )
 
 // Reward schemes and bot kinds, named as in splendor-v1.
@@ -21,6 +21,11 @@ const (
 	RewardScoreDiff = "score_diff"
 	BotRandom       = "random"
 	BotGreedy       = "greedy"
+	// PaymentAuto spends gems and pearls before gold, as the standard game;
+	// PaymentChoose lets the buyer pay with gold for a gem or pearl it holds
+	// (phase pay).
+	PaymentAuto   = "auto"
+	PaymentChoose = "choose"
 )
 
 // DefaultMaxRounds truncates an episode after this many rounds (a round is a
@@ -33,6 +38,7 @@ type config struct {
 	bots      [duel.NumPlayers]string
 	maxRounds int
 	reward    string
+	payment   string
 }
 
 func readConfig(o *env.OptionReader) config {
@@ -41,6 +47,7 @@ func readConfig(o *env.OptionReader) config {
 		seat:      o.Int("seat", -1, -1, duel.NumPlayers-1),
 		maxRounds: o.Int("max_rounds", DefaultMaxRounds, 1, 10000),
 		reward:    o.String("reward", RewardTerminal, RewardTerminal, RewardScoreDiff),
+		payment:   o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose),
 	}
 	o.Int("players", duel.NumPlayers, duel.NumPlayers, duel.NumPlayers) // accepted for symmetry with splendor-v1
 	copy(c.bots[:], o.Strings("bots", BotRandom, duel.NumPlayers, BotRandom, BotGreedy))

@@ -9,9 +9,15 @@ import (
 )
 
 // maxDecisionsPerTurn bounds one turn's decisions: three privilege uses, a
-// replenish, the mandatory action, a reserve or joker, a token or steal, a
-// royal, up to 3 returns — 12 — and an extra turn doubles it.
-const maxDecisionsPerTurn = 24
+// replenish, the mandatory action, a reserve or up to 3 pay decisions (one
+// per gold held) and a joker, a token or steal, a royal, up to 3 returns —
+// 15 — and an extra turn doubles it.
+const maxDecisionsPerTurn = 30
+
+// Every case runs under the three autoreset modes in envtest's
+// AutoresetModes, same_step included (so "choose payment" is checked with
+// it); a case made with autoreset same_step would fail RandomSimulation,
+// which expects an ended env's mask to be empty.
 
 func TestConformance(t *testing.T) {
 	cases := map[string]env.Options{
@@ -21,6 +27,10 @@ func TestConformance(t *testing.T) {
 		"vs random bot, seat 1":                     {"mode": "vs_bots", "seat": 1, "reward": "score_diff"},
 		"short turn limit truncates":                {"max_rounds": 10},
 		"forfeit policy changes nothing when legal": {"illegal_action": "forfeit"},
+		"choose payment":                            {"payment": "choose"},
+		"choose payment vs greedy bot":              {"payment": "choose", "mode": "vs_bots", "bots": "greedy"},
+		"choose payment vs random bot, seat 0":      {"payment": "choose", "mode": "vs_bots", "seat": 0},
+		"choose payment, forfeit policy":            {"payment": "choose", "illegal_action": "forfeit"},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -27,6 +27,7 @@ func newEnv(c config) *Env {
 // its first turn.
 func (e *Env) Reset(seed uint64) {
 	e.s = duel.New(seed)
+	e.s.ChoosePayment = e.c.payment == PaymentChoose
 	e.seats.Start(seed)
 	for i := range e.bots {
 		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))

@@ -10,21 +10,23 @@ import (
 // seat to play ("me", seat block 0; the opponent is block 1). Offsets
 // (docs/envs/splendor-duel.md has the table):
 const (
-	offPhase      = 0   // [7] one-hot: main, reserve, joker, token, steal, royal, return
-	offReplenish  = 7   // 1 once I replenished this turn (no more privileges or replenishing)
-	offAgain      = 8   // 1 when I play another turn after this one
-	offRound      = 9   // completed rounds, capped at 255
-	offPasses     = 10  // consecutive turns with nothing possible
-	offMySeat     = 11  // my seat (0 moves first)
-	offSupply     = 12  // privileges in the supply
-	offBag        = 13  // [7] tokens in the bag: white blue green red black pearl gold
-	offBoard      = 20  // [25 × 7] one-hot token kind of each cell (a1 b1 … e5); all zero when empty
-	offPyramid    = 195 // [12 × card] L1 slots 1–5, L2 slots 1–4, L3 slots 1–3
-	offDecks      = 447 // [3] cards left in each level's deck
-	offRoyals     = 450 // [4] royal cards still available
-	offPending    = 454 // [card] the card whose joker colour or token ability is being decided
-	offSeats      = 475 // [2 × seat] me, then the opponent
-	ObsSize       = 665
+	offPhase      = 0   // [8] one-hot: main, reserve, pay, joker, token, steal, royal, return
+	offReplenish  = 8   // 1 once I replenished this turn (no more privileges or replenishing)
+	offAgain      = 9   // 1 when I play another turn after this one
+	offRound      = 10  // completed rounds, capped at 255
+	offPasses     = 11  // consecutive turns with nothing possible
+	offMySeat     = 12  // my seat (0 moves first)
+	offToPlay     = 13  // the seat to decide, relative to me: 0 me, 1 the opponent
+	offSupply     = 14  // privileges in the supply
+	offBag        = 15  // [7] tokens in the bag: white blue green red black pearl gold
+	offBoard      = 22  // [25 × 7] one-hot token kind of each cell (a1 b1 … e5); all zero when empty
+	offPyramid    = 197 // [12 × card] L1 slots 1–5, L2 slots 1–4, L3 slots 1–3
+	offDecks      = 449 // [3] cards left in each level's deck
+	offRoyals     = 452 // [4] royal cards still available
+	offPending    = 456 // [card] the card being paid for, or whose joker colour or token ability is being decided
+	offDue        = 477 // [6] left to pay for it in phase pay: white blue green red black pearl
+	offSeats      = 483 // [2 × seat] me, then the opponent
+	ObsSize       = 673
 	cardSize      = 21 // present, points, crowns, colour one-hot [5], joker, no bonus, bonuses, ability one-hot [4], cost [6]
 	reservedSize  = cardSize + 2
 	seatSize      = 95
@@ -79,6 +81,9 @@ func (e *Env) ObserveSeat(me int, obs []uint8) {
 	obs[offRound] = uint8(min(s.Turn/duel.NumPlayers, 255))
 	obs[offPasses] = s.Passes
 	obs[offMySeat] = uint8(me)
+	// Every seat's view says who decides, so that a view is never read as
+	// the decision of the seat that only watches.
+	obs[offToPlay] = uint8((int(s.Seat) - me + duel.NumPlayers) % duel.NumPlayers)
 	obs[offSupply] = duel.NumPrivileges - s.Players[0].Privileges - s.Players[1].Privileges
 	copy(obs[offBag:], s.Bag[:])
 	for c, g := range s.Board {
@@ -95,6 +100,7 @@ func (e *Env) ObserveSeat(me int, obs []uint8) {
 		obs[offRoyals+int(r)] = b2u(!held.Has(r))
 	}
 	writeCard(obs[offPending:], s.Pending)
+	copy(obs[offDue:], s.Due[:])
 	for k := 0; k < duel.NumPlayers; k++ {
 		writeSeat(obs[offSeats+k*seatSize:offSeats+(k+1)*seatSize], &s.Players[(me+k)%duel.NumPlayers], k == 0)
 	}

@@ -19,20 +19,29 @@ const observed = "seat=1 phase=main turn=3 passes=0 again=0 replenished=0 pendin
 	"p0=1000000|0|-|1.*63|- p1=0200001|2|-|*64|0"
 
 func observe(t *testing.T, notation string) []uint8 {
+	return observeSeat(t, notation, -1)
+}
+
+// observeSeat is seat's view of the position (-1: the seat to play's).
+func observeSeat(t *testing.T, notation string, seat int) []uint8 {
 	s, err := duel.Parse(notation)
 	require.NoError(t, err)
 	e := newEnv(config{mode: env.SelfPlay, seat: -1, maxRounds: DefaultMaxRounds})
 	e.s = s
 	obs := make([]uint8, ObsSize)
-	e.Observe(obs)
+	if seat < 0 {
+		seat = e.ToPlay()
+	}
+	e.ObserveSeat(seat, obs)
 	return obs
 }
 
 func TestObservationLayout(t *testing.T) {
 	obs := observe(t, observed)
-	assert.Equal(t, []uint8{1, 0, 0, 0, 0, 0, 0}, obs[offPhase:offPhase+7])
+	assert.Equal(t, []uint8{1, 0, 0, 0, 0, 0, 0, 0}, obs[offPhase:offPhase+8])
 	assert.Equal(t, uint8(1), obs[offRound], "3 turns: 1 round done")
 	assert.Equal(t, uint8(1), obs[offMySeat])
+	assert.Equal(t, uint8(0), obs[offToPlay], "I decide")
 	assert.Equal(t, uint8(1), obs[offSupply], "3 privileges, 2 held by seat 1")
 	assert.Equal(t, []uint8{0, 1, 0, 0, 0, 0, 0}, obs[offBag:offBag+7])
 	assert.Equal(t, []uint8{1, 0, 0, 0, 0, 0, 0}, obs[offBoard:offBoard+7], "a1 holds white")
@@ -42,6 +51,33 @@ func TestObservationLayout(t *testing.T) {
 	assert.Equal(t, []uint8{3, 1, 1}, obs[offDecks:offDecks+3])
 	assert.Equal(t, []uint8{0, 1, 1, 1}, obs[offRoyals:offRoyals+4], "royal 0 is taken")
 	assert.Equal(t, make([]uint8, cardSize), obs[offPending:offPending+cardSize])
+	assert.Equal(t, make([]uint8, duel.NumCostKinds), obs[offDue:offDue+duel.NumCostKinds])
+}
+
+func TestEverySeatsViewSaysWhoDecides(t *testing.T) {
+	mine, theirs := observeSeat(t, observed, 1), observeSeat(t, observed, 0)
+	assert.Equal(t, uint8(0), mine[offToPlay], "seat 1 is to play")
+	assert.Equal(t, uint8(1), theirs[offToPlay], "seat 0 watches")
+	assert.Equal(t, uint8(0), theirs[offMySeat])
+}
+
+// paying: seat 0 bought card 0 (white, costs blue green red black 1 each)
+// from L1 slot1 and may pay with its gold for any of the four gems.
+const paying = "payment=choose seat=0 phase=pay turn=0 passes=0 again=0 replenished=0 pending=0:011110 " +
+	"chance=0000000000000001 bag=0000000 board=wbgrk/bgrkw/growb/rkwpg/okbpo " +
+	"pyramid=-.5.10.15.20/30.34.38.42/60.61.62 decks=6.7.8/35/63 p0=0111101|0|-|-|- p1=0000000|1|-|-|-"
+
+func TestObservationOfThePayment(t *testing.T) {
+	obs := observe(t, paying)
+	assert.Equal(t, []uint8{0, 0, 1, 0, 0, 0, 0, 0}, obs[offPhase:offPhase+8], "phase pay")
+	assert.Equal(t, cardFeatures[0][:], obs[offPending:offPending+cardSize], "the card being paid for")
+	assert.Equal(t, []uint8{0, 1, 1, 1, 1, 0}, obs[offDue:offDue+duel.NumCostKinds], "what is left to pay")
+	assert.Equal(t, make([]uint8, cardSize), obs[offPyramid:offPyramid+cardSize],
+		"its slot is empty until the turn passes")
+	assert.Equal(t, []uint8{3, 1, 1}, obs[offDecks:offDecks+3])
+	me := obs[offSeats : offSeats+seatSize]
+	assert.Equal(t, []uint8{0, 1, 1, 1, 1, 0, 1}, me[seatTokens:seatTokens+7], "nothing paid yet")
+	assert.Equal(t, uint8(0), me[seatCards], "the card is not mine until paid")
 }
 
 func TestObservationRotatesSeatsAndHidesBlindReserves(t *testing.T) {
@@ -77,8 +113,13 @@ func TestLayoutConstantsAddUp(t *testing.T) {
 	assert.Equal(t, offBoard+duel.NumCells*duel.NumTokenKinds, offPyramid)
 	assert.Equal(t, offPyramid+duel.PyramidSlots*cardSize, offDecks)
 	assert.Equal(t, offDecks+duel.NumLevels, offRoyals)
+	assert.Equal(t, offPhase+int(duel.PhaseOver), offReplenish)
+	assert.Equal(t, offMySeat+1, offToPlay)
+	assert.Equal(t, offToPlay+1, offSupply)
+	assert.Equal(t, offSupply+1, offBag)
 	assert.Equal(t, offRoyals+duel.NumRoyals, offPending)
-	assert.Equal(t, offPending+cardSize, offSeats)
+	assert.Equal(t, offPending+cardSize, offDue)
+	assert.Equal(t, offDue+duel.NumCostKinds, offSeats)
 	assert.Equal(t, offSeats+duel.NumPlayers*seatSize, ObsSize)
 	assert.Equal(t, seatHand+duel.MaxReserved*reservedSize, seatSize)
 }
@@ -97,7 +138,13 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 		fmt.Sprintf("| %d | 175 | board", offBoard),
 		fmt.Sprintf("| %d | 252 | pyramid", offPyramid),
 		fmt.Sprintf("| %d | 190 | seats", offSeats),
+		fmt.Sprintf("| %d | 8 | phase", offPhase),
+		fmt.Sprintf("| %d | 1 | the seat to decide, relative to me", offToPlay),
+		fmt.Sprintf("| %d | 7 | the bag", offBag),
+		fmt.Sprintf("| %d | 3 | cards left in decks", offDecks),
+		fmt.Sprintf("| %d | 4 | royal cards still available", offRoyals),
 		fmt.Sprintf("| %d | 21 | pending", offPending),
+		fmt.Sprintf("| %d | 6 | due", offDue),
 		fmt.Sprintf("| %d | 69 | 3 **reserved** blocks", seatHand),
 		fmt.Sprintf("`%s` / %d", ID, Version),
 	} {

@@ -20,10 +20,12 @@ const (
 	ReturnToken        // give back one token while holding more than 10
 	ChooseNoble        // the noble to receive when several qualify
 	Pass               // only when no other action is legal
+	PayGold            // payment "choose": gold pays for one gem the seat holds
+	PayDone            // payment "choose": the seat's gems pay for the rest
 )
 
 // Action is one decision. Only the fields its Kind uses are set:
-// Gems for TakeDifferent; Gem for TakeTwo and ReturnToken; Level (0–2) for
+// Gems for TakeDifferent; Gem for TakeTwo, ReturnToken and PayGold; Level (0–2) for
 // the card actions; Slot for market slots (0–3), reserve (0–2) and nobles (0–4).
 type Action struct {
 	Kind  Kind
@@ -46,7 +48,12 @@ type Action struct {
 //	60–65  return a token             (white, blue, green, red, black, gold)
 //	66–70  choose noble               (noble slot)
 //	71     pass
-const NumActions = 72
+//	72–76  pay with gold for          (white, blue, green, red, black; payment "choose")
+//	77     pay done                   (the seat's gems pay for the rest)
+//
+// The pay actions come after pass so that indices 0–71 kept their meaning
+// when the payment choice was added.
+const NumActions = 78
 
 // First index of each block of the action space.
 const (
@@ -59,6 +66,8 @@ const (
 	returnBase        = 60
 	nobleBase         = 66
 	passIndex         = 71
+	payGoldBase       = 72
+	payDoneIndex      = 77
 )
 
 var (
@@ -100,6 +109,10 @@ func init() {
 		actionTable[nobleBase+int(n)] = Action{Kind: ChooseNoble, Slot: n}
 	}
 	actionTable[passIndex] = Action{Kind: Pass}
+	for g := White; g <= Black; g++ {
+		actionTable[payGoldBase+int(g)] = Action{Kind: PayGold, Gem: g}
+	}
+	actionTable[payDoneIndex] = Action{Kind: PayDone}
 	for i, a := range actionTable {
 		labelTable[i] = a.label()
 	}
@@ -152,6 +165,10 @@ func (a Action) Index() (i int, ok bool) {
 		return nobleBase + int(a.Slot), a.Slot < MaxNobles
 	case Pass:
 		return passIndex, true
+	case PayGold:
+		return payGoldBase + int(a.Gem), a.Gem <= Black
+	case PayDone:
+		return payDoneIndex, true
 	}
 	return 0, false
 }
@@ -188,6 +205,10 @@ func (a Action) label() string {
 		return "return " + a.Gem.String()
 	case ChooseNoble:
 		return fmt.Sprintf("noble%d", a.Slot+1)
+	case PayGold:
+		return "pay gold for " + a.Gem.String()
+	case PayDone:
+		return "pay done"
 	}
 	return "pass"
 }

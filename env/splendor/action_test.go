@@ -34,11 +34,12 @@ func TestActionLayout(t *testing.T) {
 		30: "reserve L1 slot1", 41: "reserve L3 slot4", 42: "reserve L1 deck", 44: "reserve L3 deck",
 		45: "buy L1 slot1", 56: "buy L3 slot4", 57: "buy reserved1", 59: "buy reserved3",
 		60: "return white", 65: "return gold", 66: "noble1", 70: "noble5", 71: "pass",
+		72: "pay gold for white", 76: "pay gold for black", 77: "pay done",
 	}
 	for i, label := range want {
 		assert.Equal(t, label, splendor.Label(i), "index %d", i)
 	}
-	assert.Equal(t, 72, splendor.NumActions)
+	assert.Equal(t, 78, splendor.NumActions)
 }
 
 func TestMalformedActionsHaveNoIndex(t *testing.T) {
@@ -51,6 +52,7 @@ func TestMalformedActionsHaveNoIndex(t *testing.T) {
 		{Kind: splendor.ReserveCard, Slot: 4},
 		{Kind: splendor.BuyReserved, Slot: 3},
 		{Kind: splendor.ChooseNoble, Slot: 5},
+		{Kind: splendor.PayGold, Gem: splendor.Gold},
 	}
 	for _, a := range bad {
 		_, ok := a.Index()
@@ -71,9 +73,9 @@ func TestApplyRefusesOutOfRangeIndices(t *testing.T) {
 
 func TestActionSetNth(t *testing.T) {
 	var m splendor.ActionSet
-	for _, i := range []int{3, 63, 64, 71} {
+	for _, i := range []int{3, 63, 64, 77} {
 		m.Add(i)
 	}
 	assert.Equal(t, 4, m.Len())
-	assert.Equal(t, []int{3, 63, 64, 71, -1}, []int{m.Nth(0), m.Nth(1), m.Nth(2), m.Nth(3), m.Nth(4)})
+	assert.Equal(t, []int{3, 63, 64, 77, -1}, []int{m.Nth(0), m.Nth(1), m.Nth(2), m.Nth(3), m.Nth(4)})
 }

@@ -15,26 +15,25 @@ const outOfRange = 8
 // FuzzApply drives a dealt game with arbitrary action indices and holds Apply
 // to its contract: it never panics, it succeeds exactly for the indices in the
 // legal mask, and a rejected index wraps ErrIllegal and changes nothing (the
-// server relies on that to reject a whole batch without side effects).
+// server relies on that to reject a whole batch without side effects). The
+// players byte also picks the payment rule: players%3 gives the count (2–4),
+// players/3 odd the payment choice.
 func FuzzApply(f *testing.F) {
 	f.Add(byte(0), uint64(1), []byte{})
 	// Actions of every kind that the opening position forbids: buying an
-	// empty reserve slot, returning, choosing a noble, passing.
-	f.Add(byte(0), uint64(2), []byte{57, 58, 59, 60, 65, 66, 70, 71})
+	// empty reserve slot, returning, choosing a noble, passing, paying.
+	f.Add(byte(0), uint64(2), []byte{57, 58, 59, 60, 65, 66, 70, 71, 72, 76, 77})
 	f.Add(byte(1), uint64(7), []byte{0, 1, 2, 25, 26, 27, 45, 46, 47, 71, 79})
 	f.Add(byte(2), uint64(42), []byte{30, 31, 32, 33, 42, 43, 44, 57, 60, 66})
 	f.Add(byte(0), uint64(3), []byte{9, 9, 9, 9, 9, 9, 9, 9, 60, 61, 62, 63, 64, 65})
-	f.Add(byte(5), uint64(1<<63), []byte{72, 255, 128, 0, 10, 20, 21, 24})
-	// Whole random games reach the return and noble phases and the end, which
-	// arbitrary bytes rarely do.
-	for players := byte(0); players < 3; players++ {
-		f.Add(players, uint64(11), legalGame(2+int(players), 11))
+	f.Add(byte(5), uint64(1<<63), []byte{78, 255, 128, 0, 10, 20, 21, 24, 77})
+	// Whole random games reach the pay, return and noble phases and the end,
+	// which arbitrary bytes rarely do.
+	for players := byte(0); players < 6; players++ {
+		f.Add(players, uint64(11), legalGame(players, 11))
 	}
 	f.Fuzz(func(t *testing.T, players byte, seed uint64, actions []byte) {
-		s, err := splendor.New(2+int(players%3), seed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := fuzzDeal(players, seed)
 		for _, b := range actions {
 			checkApply(t, &s, int(b)%(splendor.NumActions+outOfRange))
 		}
@@ -62,14 +61,22 @@ func checkApply(t *testing.T, s *splendor.State, i int) {
 	}
 }
 
-// legalGame plays a game dealt from seed to the end with uniformly random
-// legal decisions and returns them as fuzz input bytes (every index is below
-// 256 and below NumActions+outOfRange, so each byte decodes to itself).
-func legalGame(players int, seed uint64) []byte {
-	s, err := splendor.New(players, seed)
+// fuzzDeal deals the game FuzzApply's players byte describes.
+func fuzzDeal(players byte, seed uint64) splendor.State {
+	s, err := splendor.New(2+int(players%3), seed)
 	if err != nil {
 		panic(err)
 	}
+	s.ChoosePayment = players/3%2 == 1
+	return s
+}
+
+// legalGame plays the game FuzzApply's players byte and seed deal to the end
+// with uniformly random legal decisions and returns them as fuzz input bytes
+// (every index is below 256 and below NumActions+outOfRange, so each byte
+// decodes to itself).
+func legalGame(players byte, seed uint64) []byte {
+	s := fuzzDeal(players, seed)
 	r := rng.New(seed)
 	var legal splendor.ActionSet
 	var actions []byte
@@ -91,6 +98,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(pos("seat=4"))
 	f.Add(pos("players=4", "phase=return", "p0=444000|-|-|-"))
 	f.Add(twoNobles)
+	f.Add(choosing(paying1, "phase=pay", "buying=1:03000", "p0=030001|-|-|-"))
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := splendor.Parse(text)
 		if err != nil {

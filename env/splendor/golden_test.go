@@ -15,18 +15,22 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
 
-// playthroughs are the golden games, one per player count. Any change to the
-// deal, the legal sets, the effect of an action or the notation shows up as a
-// diff in their files. The seeds were picked for short games that between
-// them return tokens, choose a noble and reserve blind (see coverage).
+// playthroughs are the golden games, one per player count and one with the
+// payment choice. Any change to the deal, the legal sets, the effect of an
+// action or the notation shows up as a diff in their files. The seeds were
+// picked for short games that between them return tokens, choose a noble,
+// reserve blind and pay with gold by choice, several times in one purchase
+// too (see coverage).
 var playthroughs = []struct {
 	players int
 	seed    uint64
-}{{2, 17}, {3, 17}, {4, 2244}}
+	choose  bool
+}{{2, 17, false}, {3, 17, false}, {4, 2244, false}, {2, 670, true}}
 
 // coverage is what the playthroughs must show between them, so that a rules
 // change cannot quietly leave a phase or the blind mark unchecked.
-var coverage = []string{" phase=main ", " phase=return ", " phase=noble ", "|*"}
+var coverage = []string{" phase=main ", " phase=pay ", " phase=return ", " phase=noble ", "|*",
+	"chose=pay gold for", "chose=pay done"}
 
 // maxPlaythrough bounds a golden game so that a rules change that stops games
 // from ending fails the test instead of hanging it.
@@ -36,8 +40,11 @@ func TestPlaythroughs(t *testing.T) {
 	var all strings.Builder
 	for _, g := range playthroughs {
 		name := fmt.Sprintf("playthrough_%dp_seed%d.txt", g.players, g.seed)
+		if g.choose {
+			name = fmt.Sprintf("playthrough_%dp_seed%d_choose.txt", g.players, g.seed)
+		}
 		t.Run(name, func(t *testing.T) {
-			text := playthrough(t, g.players, g.seed)
+			text := playthrough(t, g.players, g.seed, g.choose)
 			all.WriteString(text)
 			golden.Check(t, filepath.Join("testdata", name), text, *update)
 		})
@@ -51,13 +58,18 @@ func TestPlaythroughs(t *testing.T) {
 // writes one line per decision: its number, the state notation, the legal
 // labels and the chosen label; then the result and the final state. Every
 // state is also parsed back, so the golden files pin Parse as well as String.
-func playthrough(t *testing.T, players int, seed uint64) string {
+func playthrough(t *testing.T, players int, seed uint64, choose bool) string {
 	s, err := splendor.New(players, seed)
 	require.NoError(t, err)
+	s.ChoosePayment = choose
 	r := rng.New(seed)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Splendor playthrough: splendor.New(%d, %d), decisions uniformly random from the legal set by rng.New(%d).\n",
-		players, seed, seed)
+	rule := ""
+	if choose {
+		rule = " with ChoosePayment"
+	}
+	fmt.Fprintf(&b, "# Splendor playthrough: splendor.New(%d, %d)%s, decisions uniformly random from the legal set by rng.New(%d).\n",
+		players, seed, rule, seed)
 	fmt.Fprintln(&b, "# decision=N <state notation> legal=[labels] chose=label; regenerate with go test -run TestPlaythroughs -update")
 	var legal splendor.ActionSet
 	n := 0

@@ -9,13 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// notationFields is the field order of the text notation.
-var notationFields = []string{"players", "seat", "phase", "turn", "final", "passes", "bank", "nobles",
-	"market", "decks", "p0", "p1", "p2", "p3"}
+// notationFields is the field order of the text notation; payment and buying
+// are written only when set (see State.String).
+var notationFields = []string{"payment", "players", "seat", "phase", "buying", "turn", "final", "passes", "bank",
+	"nobles", "market", "decks", "p0", "p1", "p2", "p3"}
 
 // basePosition is the start of a 2-player game with a known layout; pos
 // overrides some of its fields so each case states only what matters.
 var basePosition = map[string]string{
+	"payment": "", "buying": "",
 	"players": "2", "seat": "0", "phase": "main", "turn": "0", "final": "0", "passes": "0",
 	"bank": "444445", "nobles": "0.1.2.-.-",
 	"market": "0.24.36.22/40.41.42.43/70.71.72.73", "decks": "5.6/46/74",
@@ -42,7 +44,7 @@ func pos(overrides ...string) string {
 	fmt.Sscan(fields["players"], &players)
 	var b strings.Builder
 	for _, k := range notationFields {
-		if len(k) == 2 && k[0] == 'p' && int(k[1]-'0') >= players {
+		if len(k) == 2 && k[0] == 'p' && int(k[1]-'0') >= players || fields[k] == "" {
 			continue
 		}
 		if b.Len() > 0 {
@@ -51,6 +53,11 @@ func pos(overrides ...string) string {
 		b.WriteString(k + "=" + fields[k])
 	}
 	return b.String()
+}
+
+// choosing is pos in a game with the payment choice.
+func choosing(overrides ...string) string {
+	return pos(append([]string{"payment=choose"}, overrides...)...)
 }
 
 func mustParse(t *testing.T, text string) splendor.State {

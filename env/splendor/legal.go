@@ -47,6 +47,13 @@ func (s *State) Legal(m *ActionSet) {
 	switch s.Phase {
 	case PhaseMain:
 		s.legalMain(m, p)
+	case PhasePay:
+		for g := White; g <= Black; g++ {
+			if s.Due[g] > 0 {
+				m.Add(payGoldBase + int(g))
+			}
+		}
+		m.Add(payDoneIndex)
 	case PhaseReturn:
 		for g := White; g <= Gold; g++ {
 			if p.Tokens[g] > 0 {

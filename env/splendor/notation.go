@@ -19,12 +19,25 @@ import (
 // empty slot or list. Decks are written bottom to top. A seat is
 // tokens|bought|reserved|nobles, where a reserved card taken blind from a deck
 // is marked with '*'. Bonuses and points are not written: they follow.
+//
+// A game with the payment choice (State.ChoosePayment) opens with the field
+// payment=choose; a standard game's text has no such field, so it reads as
+// it always did. In phase pay a field follows the phase: buying=, the card
+// being paid for, a colon and five digits, what is still due in white blue
+// green red black (buying=24:01200).
 
 // String writes s in the text notation; Parse reads it back exactly.
 func (s State) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "players=%d seat=%d phase=%s turn=%d final=%d passes=%d bank=%s nobles=",
-		s.NumPlayers, s.Seat, s.Phase, s.Turn, notation.Bit(s.FinalRound), s.Passes, notation.Digits(s.Bank[:]))
+	if s.ChoosePayment {
+		b.WriteString(choosePaymentField + " ")
+	}
+	fmt.Fprintf(&b, "players=%d seat=%d phase=%s ", s.NumPlayers, s.Seat, s.Phase)
+	if s.Phase == PhasePay {
+		fmt.Fprintf(&b, "%s%d:%s ", buyingKey, s.Buying, notation.Digits(s.Due[:]))
+	}
+	fmt.Fprintf(&b, "turn=%d final=%d passes=%d bank=%s nobles=",
+		s.Turn, notation.Bit(s.FinalRound), s.Passes, notation.Digits(s.Bank[:]))
 	notation.WriteList(&b, s.Nobles[:], func(n Noble) (int, bool) { return int(n), n != NoNoble })
 	b.WriteString(" market=")
 	for l := range s.Market {
@@ -68,6 +81,12 @@ func (p *Player) write(b *strings.Builder) {
 	}
 	notation.WriteList(b, nobles, func(n Noble) (int, bool) { return int(n), true })
 }
+
+// The payment choice's fields: see the notation's description above.
+const (
+	choosePaymentField = "payment=choose"
+	buyingKey          = "buying="
+)
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
 

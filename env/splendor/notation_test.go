@@ -27,11 +27,36 @@ func TestParseRefusesMalformedNotation(t *testing.T) {
 		"extra field":            pos() + " extra=1",
 		"return with 10 tokens":  pos("phase=return", "p0=222220|-|-|-"),
 		"noble with no choice":   pos("phase=noble"),
+		"payment=auto":           "payment=auto " + pos(),
+		"payment not first":      pos() + " payment=choose",
+		"pay without the choice": pos(paying1, "phase=pay", "buying=1:03000", "p0=030001|-|-|-"),
+		"pay without buying":     choosing(paying1, "phase=pay", "p0=030001|-|-|-"),
+		"buying outside pay":     choosing(paying1, "buying=1:03000", "p0=030001|-|-|-"),
+		"buying not after phase": choosing(paying1, "phase=pay", "p0=030001|-|-|-") + " buying=1:03000",
+		"buying no card":         choosing(paying1, "phase=pay", "buying=-:03000", "p0=030001|-|-|-"),
+		"buying a market card":   choosing("phase=pay", "buying=24:03000", "p0=030001|-|-|-"),
+		"due of four colours":    choosing(paying1, "phase=pay", "buying=1:0300", "p0=030001|-|-|-"),
+		"more due than held":     choosing(paying1, "phase=pay", "buying=1:03000", "p0=020001|-|-|-"),
+		"pay without gold":       choosing(paying1, "phase=pay", "buying=1:03000", "p0=030000|-|-|-"),
+		"pay with nothing due":   choosing(paying1, "phase=pay", "buying=1:00000", "p0=030001|-|-|-"),
 	}
 	for name, text := range bad {
 		_, err := splendor.Parse(text)
 		assert.ErrorIs(t, err, splendor.ErrNotation, name)
 	}
+}
+
+// A payment in progress is written in full and read back exactly: the rule,
+// the card being paid for and what is still due.
+func TestNotationOfAPayment(t *testing.T) {
+	text := choosing(paying1, "phase=pay", "buying=1:03000", "p0=030001|-|-|-")
+	s := mustParse(t, text)
+	assert.True(t, s.ChoosePayment)
+	assert.Equal(t, splendor.PhasePay, s.Phase)
+	assert.Equal(t, splendor.Card(1), s.Buying)
+	assert.Equal(t, [splendor.NumColours]uint8{0, 3, 0, 0, 0}, s.Due)
+	assert.Equal(t, text, s.String())
+	assert.Equal(t, splendor.NoCard, mustParse(t, choosing()).Buying, "no card is being bought outside phase pay")
 }
 
 func TestNotationOfADealtGame(t *testing.T) {

@@ -13,7 +13,8 @@ import (
 // level's deck and market row) and derives bonuses and points; it does not
 // check that the position is reachable.
 func Parse(text string) (State, error) {
-	p := parser{Reader: notation.NewReader(text)}
+	p := parser{}
+	p.Reader = notation.NewReader(p.optionalFields(strings.Fields(text)))
 	s := p.state()
 	if err := p.Err(); err != nil {
 		return State{}, fmt.Errorf("%w: %v", ErrNotation, err)
@@ -27,6 +28,23 @@ type parser struct {
 	notation.Reader
 	cards  CardSet
 	nobles NobleSet
+	choose bool   // the text opens with payment=choose
+	buying string // the value of the buying= field after the phase, if any
+}
+
+// optionalFields takes the payment choice's fields out of fields, so that the
+// Reader sees the fields every state has, and returns those joined again.
+// Each is recognised only in its own place: payment=choose first, buying=
+// right after the phase.
+func (p *parser) optionalFields(fields []string) string {
+	if len(fields) > 0 && fields[0] == choosePaymentField {
+		p.choose, fields = true, fields[1:]
+	}
+	if len(fields) > 3 && strings.HasPrefix(fields[3], buyingKey) {
+		p.buying = strings.TrimPrefix(fields[3], buyingKey)
+		fields = append(fields[:3], fields[4:]...)
+	}
+	return strings.Join(fields, " ")
 }
 
 func (p *parser) state() State {
@@ -35,6 +53,7 @@ func (p *parser) state() State {
 	s.NumPlayers = uint8(players)
 	s.Seat = uint8(p.Number("seat", 0, players-1))
 	s.Phase = Phase(p.Choice("phase", phaseNames[:]))
+	p.payment(&s)
 	s.Turn = uint32(p.Number("turn", 0, 1<<31-1))
 	s.FinalRound = p.Flag("final")
 	s.Passes = uint8(p.Number("passes", 0, players))
@@ -55,11 +74,33 @@ func (p *parser) state() State {
 	return s
 }
 
+// payment reads the payment choice's fields: the rule, and in phase pay the
+// card being paid for and what is still due.
+func (p *parser) payment(s *State) {
+	s.ChoosePayment, s.Buying = p.choose, NoCard
+	switch {
+	case s.Phase == PhasePay && p.buying == "":
+		p.Fail("phase pay without a %s field", buyingKey)
+	case s.Phase != PhasePay && p.buying != "":
+		p.Fail("%s%s outside phase pay", buyingKey, p.buying)
+	case s.Phase == PhasePay:
+		id, due, _ := strings.Cut(p.buying, ":")
+		if ids := p.List(id, NumCards); len(ids) == 1 && ids[0] >= 0 {
+			s.Buying = p.anyCard(ids[0])
+		} else {
+			p.Fail("%s%s: want a card id", buyingKey, p.buying)
+		}
+		p.Counts(due, s.Due[:])
+	}
+}
+
 // checkPhase refuses a phase that contradicts the seat's holdings, so that a
 // parsed game that is not over always has a legal action.
 func (p *parser) checkPhase(s *State) {
 	pl := &s.Players[s.Seat]
 	switch s.Phase {
+	case PhasePay:
+		p.checkPay(s, pl)
 	case PhaseReturn:
 		if pl.Tokens.Total() <= TokenLimit {
 			p.Fail("phase return but seat %d holds %d tokens", s.Seat, pl.Tokens.Total())
@@ -67,6 +108,22 @@ func (p *parser) checkPhase(s *State) {
 	case PhaseChooseNoble:
 		if bits.OnesCount8(s.qualifying(pl)) < 2 {
 			p.Fail("phase noble but seat %d does not qualify for several nobles", s.Seat)
+		}
+	}
+}
+
+// checkPay refuses a payment with nothing to decide: phase pay needs the
+// payment choice, gold in hand and gems due that the seat holds.
+func (p *parser) checkPay(s *State, pl *Player) {
+	if !s.ChoosePayment {
+		p.Fail("phase pay in a game without %s", choosePaymentField)
+	}
+	if pl.Tokens[Gold] == 0 || s.Due == ([NumColours]uint8{}) {
+		p.Fail("phase pay but seat %d has no gold or owes nothing", s.Seat)
+	}
+	for g := White; g <= Black; g++ {
+		if s.Due[g] > pl.Tokens[g] {
+			p.Fail("phase pay: %d %s due but seat %d holds %d", s.Due[g], g, s.Seat, pl.Tokens[g])
 		}
 	}
 }

@@ -8,25 +8,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRandomSimulation plays many seeded games for every player count and
-// checks the engine's invariants after every decision.
+// TestRandomSimulation plays many seeded games for every player count, with
+// the automatic payment and with the payment choice, and checks the
+// engine's invariants after every decision.
 func TestRandomSimulation(t *testing.T) {
 	games := 300
 	if testing.Short() {
 		games = 30
 	}
-	for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
-		for seed := uint64(0); seed < uint64(games); seed++ {
-			s, err := splendor.New(players, seed)
-			require.NoError(t, err)
-			r := rng.New(seed + 1000)
-			for !s.Over() {
+	for _, choose := range []bool{false, true} {
+		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
+			for seed := uint64(0); seed < uint64(games); seed++ {
+				s, err := splendor.New(players, seed)
+				require.NoError(t, err)
+				s.ChoosePayment = choose
+				r := rng.New(seed + 1000)
+				for !s.Over() {
+					checkInvariants(t, &s, players)
+					var m splendor.ActionSet
+					s.Legal(&m)
+					require.NoError(t, s.Apply(m.Nth(r.Intn(m.Len()))))
+				}
 				checkInvariants(t, &s, players)
-				var m splendor.ActionSet
-				s.Legal(&m)
-				require.NoError(t, s.Apply(m.Nth(r.Intn(m.Len()))))
 			}
-			checkInvariants(t, &s, players)
 		}
 	}
 }
@@ -36,6 +40,8 @@ func checkInvariants(t *testing.T, s *splendor.State, players int) {
 	checkTokens(t, s, players)
 	checkCards(t, s)
 	checkScores(t, s)
+	checkPayment(t, s)
+	checkPaymentRulesAgree(t, s)
 	checkMaskMatchesApply(t, s)
 	checkCloneAndNotation(t, s)
 }
@@ -65,17 +71,22 @@ func checkTokens(t *testing.T, s *splendor.State, players int) {
 	}
 }
 
-// checkCards: every card is in exactly one place, and a market slot is empty
-// only when its deck is.
+// checkCards: every card is in exactly one place (a card being paid for is
+// in none of the others), and a market slot is empty only when its deck is,
+// or while the card it held is being paid for.
 func checkCards(t *testing.T, s *splendor.State) {
 	var seen [splendor.NumCards]int
+	if s.Buying != splendor.NoCard {
+		seen[s.Buying]++
+	}
 	for l := 0; l < splendor.NumLevels; l++ {
 		for _, c := range s.Decks[l][:s.DeckSize[l]] {
 			seen[c]++
 		}
 		for _, c := range s.Market[l] {
 			if c == splendor.NoCard {
-				if s.DeckSize[l] != 0 {
+				paying := s.Buying != splendor.NoCard && int(s.Buying.Info().Level) == l
+				if s.DeckSize[l] != 0 && !paying {
 					t.Fatalf("empty slot beside a non-empty deck in %s", s)
 				}
 				continue
@@ -117,6 +128,62 @@ func checkScores(t *testing.T, s *splendor.State) {
 		}
 		if points != int(p.Points) || bonus != p.Bonus {
 			t.Fatalf("seat %d points or bonuses do not follow from its cards in %s", i, s)
+		}
+	}
+}
+
+// checkPayment: the payment phase holds exactly a card being paid for and
+// gems due that the seat holds, with gold to pay for them instead; it only
+// happens with the payment choice.
+func checkPayment(t *testing.T, s *splendor.State) {
+	paying := s.Phase == splendor.PhasePay
+	if paying != (s.Buying != splendor.NoCard) || !paying && s.Due != [splendor.NumColours]uint8{} {
+		t.Fatalf("card being bought or gems due outside phase pay in %s", s)
+	}
+	if !paying {
+		return
+	}
+	p := &s.Players[s.Seat]
+	if !s.ChoosePayment || p.Tokens[splendor.Gold] == 0 || s.Due == [splendor.NumColours]uint8{} {
+		t.Fatalf("phase pay with nothing to decide in %s", s)
+	}
+	for g := splendor.White; g <= splendor.Black; g++ {
+		if s.Due[g] > p.Tokens[g] {
+			t.Fatalf("more %s due than held in %s", g, s)
+		}
+	}
+}
+
+// checkPaymentRulesAgree: the payment rule changes nothing about which
+// actions are legal in the main phase, and a buy paid with "pay done" (gems
+// first) ends exactly where the automatic payment does.
+func checkPaymentRulesAgree(t *testing.T, s *splendor.State) {
+	if s.Phase != splendor.PhaseMain {
+		return
+	}
+	auto, choose := *s, *s
+	auto.ChoosePayment, choose.ChoosePayment = false, true
+	var am, cm splendor.ActionSet
+	auto.Legal(&am)
+	choose.Legal(&cm)
+	if am != cm {
+		t.Fatalf("the payment rule changes the legal actions in %s", s)
+	}
+	done, _ := splendor.ParseAction("pay done")
+	for k := 0; k < am.Len(); k++ {
+		i := am.Nth(k)
+		if kind := splendor.ActionAt(i).Kind; kind != splendor.BuyCard && kind != splendor.BuyReserved {
+			continue
+		}
+		a, c := auto, choose
+		require.NoError(t, a.Apply(i))
+		require.NoError(t, c.Apply(i))
+		for c.Phase == splendor.PhasePay {
+			require.NoError(t, c.Apply(done))
+		}
+		c.ChoosePayment = false
+		if a != c {
+			t.Fatalf("%q then pay done: %s, automatic payment: %s", splendor.Label(i), c, a)
 		}
 	}
 }

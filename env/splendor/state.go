@@ -24,17 +24,19 @@ const (
 	WinningScore = 15 // prestige that triggers the final round
 )
 
-// Phase says which kind of decision the seat to act faces.
+// Phase says which kind of decision the seat to act faces. The phases of a
+// turn come in this order; each but main may be skipped.
 type Phase uint8
 
 const (
 	PhaseMain        Phase = iota // take, reserve, buy or pass
+	PhasePay                      // payment "choose": pay gold instead of a gem held, or not
 	PhaseReturn                   // over 10 tokens: return one
 	PhaseChooseNoble              // several nobles qualify: pick one
 	PhaseOver                     // the game has ended
 )
 
-var phaseNames = [...]string{"main", "return", "noble", "over"}
+var phaseNames = [...]string{"main", "pay", "return", "noble", "over"}
 
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
@@ -68,6 +70,18 @@ type State struct {
 	// FinalRound is set once a seat ends a turn with 15+ points: the round is
 	// completed, then the game ends.
 	FinalRound bool
+	// ChoosePayment lets a buyer decide, as the rulebook allows, whether gold
+	// pays for gems it holds (phase pay); off (the default) the engine spends
+	// gems before gold. It is a rule of the game: set it before the first
+	// decision, never during a game.
+	ChoosePayment bool
+	// Buying is the card being paid for in phase pay: it has left the market
+	// or the reserve but is not the seat's yet. NoCard outside phase pay.
+	Buying Card
+	// Due is what is still to pay for Buying, per gem colour: the seat holds
+	// that many gems of each colour and pays with them unless it chooses
+	// gold instead. Zero outside phase pay.
+	Due [NumColours]uint8
 	// Passes counts consecutive turns in which nothing happened; a full round
 	// of them means nothing can ever change and the game is Blocked.
 	Passes uint8
@@ -102,6 +116,7 @@ func New(players int, seed uint64) (State, error) {
 	}
 	r := rng.New(seed)
 	s.NumPlayers = uint8(players)
+	s.Buying = NoCard
 	for g := White; g <= Black; g++ {
 		s.Bank[g] = setup[players].gems
 	}

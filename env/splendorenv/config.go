@@ -12,13 +12,20 @@ import (
 // docs/envs/splendor.md whenever the layout or semantics change.
 const (
 	ID      = "splendor-v1"
-	Version = 1
+	Version = 2
 )
 
 // Reward schemes.
 const (
 	RewardTerminal  = "terminal"   // zero-sum win/loss at the end only
 	RewardScoreDiff = "score_diff" // plus dense zero-sum shaping by points
+)
+
+// Payment rules: the engine pays gems before gold, or the buyer decides
+// (splendor.State.ChoosePayment).
+const (
+	PaymentAuto   = "auto"
+	PaymentChoose = "choose"
 )
 
 // Bot kinds.
@@ -37,6 +44,8 @@ type config struct {
 	bots      [splendor.MaxPlayers]string
 	maxRounds int
 	reward    string
+	// choosePayment deals every game with splendor.State.ChoosePayment.
+	choosePayment bool
 }
 
 // DefaultMaxRounds truncates an episode after this many rounds: random
@@ -53,6 +62,7 @@ func readConfig(o *env.OptionReader) config {
 	c.seat = o.Int("seat", -1, -1, c.players-1)
 	bots := o.Strings("bots", BotRandom, c.players, BotRandom, BotGreedy)
 	copy(c.bots[:], bots)
+	c.choosePayment = o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
 	return c
 }
 

@@ -22,6 +22,10 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 	}
 	for _, row := range []string{
 		fmt.Sprintf("shape `[%d]`", ObsSize),
+		fmt.Sprintf("| %d | %d | phase, one-hot", offPhase, numPhases),
+		fmt.Sprintf("| %d | 1 | seat to play", offToPlay),
+		fmt.Sprintf("| %d | 5 | still due", offDue),
+		fmt.Sprintf("| %d | 12 | the **card** being paid for", offBuying),
 		fmt.Sprintf("| %d | 144 | market", offMarket),
 		fmt.Sprintf("| %d | 30 | nobles", offNobles),
 		fmt.Sprintf("| %d | 232 | seats", offSeats),
@@ -29,6 +33,8 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 		fmt.Sprintf("| %d | 3 | cards left in decks", offDecks),
 		fmt.Sprintf("| %d | 42 | 3 **reserved** blocks", seatHand),
 		fmt.Sprintf("`%s` / %d", ID, Version),
+		fmt.Sprintf("| Actions | %d,", splendor.NumActions),
+		fmt.Sprintf("| %d | ", Version), // its version-history line
 	} {
 		require.True(t, strings.Contains(doc, row), "spec page lacks %q", row)
 	}

@@ -27,6 +27,7 @@ func newEnv(c config) *Env {
 // the client play their first turns.
 func (e *Env) Reset(seed uint64) {
 	e.s, _ = splendor.New(e.c.players, seed) // players was range-checked by readConfig
+	e.s.ChoosePayment = e.c.choosePayment
 	e.seats.Start(seed)
 	for i := 0; i < e.c.players; i++ {
 		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))

@@ -157,6 +157,8 @@ func TestBadOptions(t *testing.T) {
 		{"seat": 2},
 		{"max_rounds": 0},
 		{"reward": "dense"},
+		{"payment": "gold"},
+		{"payment": true},
 		{"colour": "red"},
 	} {
 		o := env.NewOptionReader(opts)

@@ -6,23 +6,27 @@ import (
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
-// The observation is ObsSize small integers from the point of view of the
-// seat to play ("me"): seats are rotated so that block 0 is me, block 1 the
-// next seat to play, and so on. Offsets (docs/envs/splendor.md has the table):
+// The observation is ObsSize small integers from the point of view of one
+// seat ("me"): seats are rotated so that block 0 is me, block 1 the next seat
+// to play, and so on. Offsets (docs/envs/splendor.md has the table):
 const (
-	offPhase   = 0   // [3] one-hot: main, return, choose noble
-	offFinal   = 3   // 1 once the final round has started
-	offRound   = 4   // completed rounds, capped at 255
-	offPasses  = 5   // consecutive turns with nothing done
-	offPlayers = 6   // number of players
-	offMySeat  = 7   // my seat in turn order (0 moves first)
-	offBank    = 8   // [6] tokens in the supply: white blue green red black gold
-	offDecks   = 14  // [3] cards left in each level's deck
-	offMarket  = 17  // [12 × card] face-up cards, level 1 slots 1–4, then 2, then 3
-	offNobles  = 161 // [5 × noble] noble slots
-	offSeats   = 191 // [4 × seat] me first; absent seats are zeros
-	ObsSize    = 423
+	offPhase   = 0   // [4] one-hot: main, pay, return, choose noble
+	offFinal   = 4   // 1 once the final round has started
+	offRound   = 5   // completed rounds, capped at 255
+	offPasses  = 6   // consecutive turns with nothing done
+	offPlayers = 7   // number of players
+	offMySeat  = 8   // my seat in turn order (0 moves first)
+	offToPlay  = 9   // the seat to play, counted from me: its seat block
+	offBank    = 10  // [6] tokens in the supply: white blue green red black gold
+	offDecks   = 16  // [3] cards left in each level's deck
+	offDue     = 19  // [5] phase pay: gems still due per colour
+	offBuying  = 24  // [card] phase pay: the card being paid for
+	offMarket  = 36  // [12 × card] face-up cards, level 1 slots 1–4, then 2, then 3
+	offNobles  = 180 // [5 × noble] noble slots
+	offSeats   = 210 // [4 × seat] me first; absent seats are zeros
+	ObsSize    = 442
 
+	numPhases    = 4  // the phases with decisions: main, pay, return, choose noble
 	cardSize     = 12 // present, points, bonus one-hot [5], cost [5]
 	nobleSize    = 6  // present, bonuses needed [5]
 	reservedSize = cardSize + 2
@@ -61,16 +65,39 @@ func (e *Env) ObserveSeat(me int, obs []uint8) {
 	obs = obs[:ObsSize]
 	clear(obs)
 	s := &e.s
-	if s.Phase < splendor.PhaseOver {
+	n := int(s.NumPlayers)
+	e.writeTurn(obs, me)
+	copy(obs[offBank:], s.Bank[:])
+	copy(obs[offDecks:], s.DeckSize[:])
+	if s.Phase == splendor.PhasePay {
+		copy(obs[offDue:], s.Due[:])
+		copy(obs[offBuying:], cardFeatures[s.Buying][:])
+	}
+	writeTable(obs, s)
+	for k := 0; k < n; k++ {
+		writeSeat(obs[offSeats+k*seatSize:offSeats+(k+1)*seatSize], &s.Players[(me+k)%n], k == 0)
+	}
+}
+
+// writeTurn writes where the game stands and whose decision it is. The seat
+// to play is the env's (ToPlay), so that the observation served always says
+// 0 and every other seat's view says whose block decides.
+func (e *Env) writeTurn(obs []uint8, me int) {
+	s := &e.s
+	n := int(s.NumPlayers)
+	if s.Phase < numPhases {
 		obs[offPhase+int(s.Phase)] = 1
 	}
 	obs[offFinal] = b2u(s.FinalRound)
-	obs[offRound] = uint8(min(s.Turn/uint32(s.NumPlayers), 255))
+	obs[offRound] = uint8(min(s.Turn/uint32(n), 255))
 	obs[offPasses] = s.Passes
 	obs[offPlayers] = s.NumPlayers
 	obs[offMySeat] = uint8(me)
-	copy(obs[offBank:], s.Bank[:])
-	copy(obs[offDecks:], s.DeckSize[:])
+	obs[offToPlay] = uint8((e.ToPlay() - me + n) % n)
+}
+
+// writeTable writes the market and the nobles.
+func writeTable(obs []uint8, s *splendor.State) {
 	for l := range s.Market {
 		for slot, c := range s.Market[l] {
 			if c != splendor.NoCard {
@@ -78,17 +105,13 @@ func (e *Env) ObserveSeat(me int, obs []uint8) {
 			}
 		}
 	}
-	for slot, n := range s.Nobles {
-		if n != splendor.NoNoble {
+	for slot, nb := range s.Nobles {
+		if nb != splendor.NoNoble {
 			o := obs[offNobles+slot*nobleSize:]
 			o[0] = 1
-			needs := n.Needs()
+			needs := nb.Needs()
 			copy(o[1:], needs[:])
 		}
-	}
-	for k := 0; k < int(s.NumPlayers); k++ {
-		seat := (me + k) % int(s.NumPlayers)
-		writeSeat(obs[offSeats+k*seatSize:offSeats+(k+1)*seatSize], &s.Players[seat], k == 0)
 	}
 }
 

@@ -27,10 +27,11 @@ func TestObservationLayout(t *testing.T) {
 	obs := make([]uint8, ObsSize)
 	selfPlayEnv(t, observed).Observe(obs)
 
-	assert.Equal(t, []uint8{1, 0, 0}, obs[offPhase:offPhase+3], "phase main")
+	assert.Equal(t, []uint8{1, 0, 0, 0}, obs[offPhase:offPhase+numPhases], "phase main")
 	assert.Equal(t, uint8(2), obs[offRound], "7 turns of 3 players: 2 rounds done")
 	assert.Equal(t, uint8(3), obs[offPlayers])
 	assert.Equal(t, uint8(1), obs[offMySeat])
+	assert.Equal(t, uint8(0), obs[offToPlay], "I am to play")
 	assert.Equal(t, []uint8{4, 3, 5, 2, 2, 5}, obs[offBank:offBank+6])
 	assert.Equal(t, []uint8{0, 1, 1}, obs[offDecks:offDecks+3])
 
@@ -40,6 +41,40 @@ func TestObservationLayout(t *testing.T) {
 	// Noble slot 1 holds noble 0 (4 white, 4 blue); slot 2 is empty.
 	assert.Equal(t, []uint8{1, 4, 4, 0, 0, 0}, obs[offNobles:offNobles+nobleSize])
 	assert.Equal(t, make([]uint8, nobleSize), obs[offNobles+nobleSize:offNobles+2*nobleSize])
+	assert.Equal(t, make([]uint8, offMarket-offDue), obs[offDue:offMarket], "no payment: nothing due or bought")
+}
+
+// Every seat's view says whose decision it is, as the seat block of the
+// seat to play: seat 1 is to play, so seat 0 sees it in block 1 and seat 2
+// (for whom seat 0 comes next, then seat 1) in block 2.
+func TestEverySeatSeesWhoIsToPlay(t *testing.T) {
+	e := selfPlayEnv(t, observed)
+	obs := make([]uint8, ObsSize)
+	for me, want := range []uint8{1, 0, 2} {
+		e.ObserveSeat(me, obs)
+		assert.Equal(t, want, obs[offToPlay], "seat %d's view", me)
+		toPlay := seatBlock(obs, int(want))
+		assert.Equal(t, []uint8{2, 0, 0, 1, 1, 0}, toPlay[seatTokens:seatBonus], "seat %d's view: block %d is seat 1", me, want)
+	}
+}
+
+// In phase pay the observation shows the phase, the card being paid for
+// (its market slot is empty until it is paid) and the gems still due.
+func TestObservationShowsThePayment(t *testing.T) {
+	e := selfPlayEnv(t, "payment=choose players=2 seat=0 phase=pay buying=1:03000 turn=0 final=0 passes=0 "+
+		"bank=414444 nobles=0.1.2.-.- market=-.24.36.22/40.41.42.43/70.71.72.73 decks=5.6/46/74 "+
+		"p0=030001|-|-|- p1=000000|-|-|-")
+	obs := make([]uint8, ObsSize)
+	e.Observe(obs)
+	assert.Equal(t, []uint8{0, 1, 0, 0}, obs[offPhase:offPhase+numPhases], "phase pay")
+	assert.Equal(t, []uint8{0, 3, 0, 0, 0}, obs[offDue:offDue+5], "3 blue due")
+	assert.Equal(t, cardFeatures[1][:], obs[offBuying:offBuying+cardSize])
+	assert.Equal(t, make([]uint8, cardSize), obs[offMarket:offMarket+cardSize], "its slot waits for the payment")
+	require.NoError(t, e.Step(label(t, "pay gold for blue")))
+	e.ObserveSeat(0, obs)
+	assert.Equal(t, make([]uint8, offMarket-offDue), obs[offDue:offMarket], "paid: nothing due or bought")
+	assert.Equal(t, cardFeatures[6][:], obs[offMarket:offMarket+cardSize], "the slot refilled")
+	assert.Equal(t, uint8(1), obs[offToPlay], "seat 1 to play")
 }
 
 func TestObservationRotatesSeatsAndHidesBlindReserves(t *testing.T) {
@@ -76,10 +111,14 @@ func hand(seat []uint8, r int) []uint8 {
 }
 
 func TestLayoutConstantsAddUp(t *testing.T) {
+	assert.Equal(t, offPhase+numPhases, offFinal)
+	assert.Equal(t, offToPlay+1, offBank)
+	assert.Equal(t, offDecks+3, offDue)
+	assert.Equal(t, offDue+splendor.NumColours, offBuying)
+	assert.Equal(t, offBuying+cardSize, offMarket)
 	assert.Equal(t, offMarket+3*4*cardSize, offNobles)
 	assert.Equal(t, offNobles+splendor.MaxNobles*nobleSize, offSeats)
 	assert.Equal(t, offSeats+splendor.MaxPlayers*seatSize, ObsSize)
 	assert.Equal(t, seatHand+splendor.MaxReserved*reservedSize, seatSize)
 	assert.Equal(t, offBank+6, offDecks)
-	assert.Equal(t, offDecks+3, offMarket)
 }

@@ -18,26 +18,28 @@ from torch.distributions import Categorical
 MASKED_LOGIT = -1e8
 
 
-def splendor_obs_scale(obs_dim: int = 423) -> np.ndarray:
-    """Per-feature divisors that bring splendor-v1's uint8 observation roughly into [0, 1]
+def splendor_obs_scale(obs_dim: int = 442) -> np.ndarray:
+    """Per-feature divisors that bring splendor-v1's (version 2) uint8 observation roughly into [0, 1]
     (offsets from docs/envs/splendor.md); any other layout is divided by 8."""
-    if obs_dim != 423:
+    if obs_dim != 442:
         return np.full(obs_dim, 8.0, np.float32)
-    s = np.ones(423, np.float32)
-    s[4], s[5], s[6], s[7] = 100, 4, 4, 3              # rounds, passes, players, my seat
-    s[8:14] = 7                                         # supply
-    s[14:17] = 40                                       # cards left in decks
+    s = np.ones(442, np.float32)
+    s[5], s[6], s[7], s[8], s[9] = 100, 4, 4, 3, 3     # rounds, passes, players, my seat, seat to play
+    s[10:16] = 7                                        # supply
+    s[16:19] = 40                                       # cards left in decks
+    s[19:24] = 7                                        # gems still due
 
     def card(at: int) -> None:                          # present, points, bonus one-hot, cost
         s[at + 1] = 5
         s[at + 7:at + 12] = 7
 
+    card(24)                                            # the card being paid for
     for i in range(12):
-        card(17 + 12 * i)
+        card(36 + 12 * i)
     for i in range(5):
-        s[161 + 6 * i + 1:161 + 6 * i + 6] = 4          # noble requirements
+        s[180 + 6 * i + 1:180 + 6 * i + 6] = 4          # noble requirements
     for seat in range(4):
-        at = 191 + 58 * seat
+        at = 210 + 58 * seat
         s[at + 1:at + 7] = 7                            # tokens
         s[at + 7:at + 12] = 7                           # bonuses
         s[at + 12] = 15                                 # points
@@ -60,7 +62,7 @@ class MLPPolicy(nn.Module):
     """Separate actor and critic MLPs (CleanRL style) over the scaled observation. Illegal actions get
     `MASKED_LOGIT` before the Categorical."""
 
-    def __init__(self, obs_dim: int = 423, num_actions: int = 72, hidden: int = 256, layers: int = 2,
+    def __init__(self, obs_dim: int = 442, num_actions: int = 78, hidden: int = 256, layers: int = 2,
                  activation: str = "tanh"):
         super().__init__()
         obs_dim, num_actions, hidden, layers = int(obs_dim), int(num_actions), int(hidden), int(layers)

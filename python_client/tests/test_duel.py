@@ -10,8 +10,8 @@ from .test_vector import random_legal
 
 def test_duel_vector_env(url):
     envs = splendor_rl.make_vec("splendor-duel-v1", num_envs=8, seed=1, url=url)
-    assert envs.single_observation_space.shape == (665,)
-    assert envs.single_action_space.n == 274
+    assert envs.single_observation_space.shape == (673,)
+    assert envs.single_action_space.n == 281
     _, infos = envs.reset()
     rng = np.random.default_rng(1)
     ended = 0

@@ -51,7 +51,7 @@ def test_request_errors(made):
         with pytest.raises(exc) as err:
             conn.call(op, **fields)
         assert err.value.message
-    assert conn.call("step", handle=handle, actions=from_numpy([0, 0], "int32"))["obs"]["shape"] == [2, 423]
+    assert conn.call("step", handle=handle, actions=from_numpy([0, 0], "int32"))["obs"]["shape"] == [2, 442]
 
 
 def test_illegal_action_names_the_envs(made):

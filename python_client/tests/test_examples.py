@@ -62,7 +62,7 @@ def test_ppo_saves_a_checkpoint_that_rebuilds(checkpoint):
 
     model, ckpt = load_checkpoint(str(checkpoint))
     assert ckpt["args"]["num_envs"] == 4 and ckpt["env_steps"] == 2048
-    assert model.config == {"obs_dim": 423, "num_actions": 72, "hidden": 256, "layers": 2, "activation": "tanh"}
+    assert model.config == {"obs_dim": 442, "num_actions": 78, "hidden": 256, "layers": 2, "activation": "tanh"}
 
 
 def test_evaluate_checkpoint_is_deterministic(url, checkpoint):

@@ -15,7 +15,7 @@ def test_check_env(url):
 def test_single_env_plays_one_seat_against_bots(url):
     env = splendor_rl.make(url=url, seed=3, bots="greedy")
     obs, info = env.reset(seed=3)
-    assert obs.shape == (423,) and info["action_mask"].dtype == np.bool_
+    assert obs.shape == (442,) and info["action_mask"].dtype == np.bool_
     rng = np.random.default_rng(3)
     done, steps, reward = False, 0, 0.0
     while not done:

@@ -15,11 +15,11 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_shapes_and_dtypes(url):
     envs = splendor_rl.make_vec("splendor-v1", num_envs=5, seed=3, url=url, players=3)
     obs, infos = envs.reset()
-    assert obs.shape == (5, 423) and obs.dtype == np.uint8
-    assert envs.single_observation_space.shape == (423,)
+    assert obs.shape == (5, 442) and obs.dtype == np.uint8
+    assert envs.single_observation_space.shape == (442,)
     assert envs.action_space.shape == (5,)
     assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
-    assert infos["action_mask"].shape == (5, 72) and infos["action_mask"].dtype == np.bool_
+    assert infos["action_mask"].shape == (5, 78) and infos["action_mask"].dtype == np.bool_
     assert infos["seat_rewards"].shape == (5, 3)
     obs, rewards, terminated, truncated, infos = envs.step(random_legal(infos["action_mask"], np.random.default_rng(0)))
     assert rewards.shape == (5,) and rewards.dtype == np.float32
@@ -112,7 +112,7 @@ def test_send_recv_overlaps_two_batches_on_one_connection(url):
             assert conn.in_flight == 2
             lo, *_, li = left.recv()
             ro, *_, ri = right.recv()
-        assert lo.shape == ro.shape == (4, 423)
+        assert lo.shape == ro.shape == (4, 442)
         left.close()
         right.close()
 
@@ -155,7 +155,7 @@ def test_replies_larger_than_a_frame(url):
     """A reply over the server's 1 MiB write buffer arrives in several WebSocket frames and is reassembled."""
     envs = splendor_rl.make_vec(num_envs=4000, seed=6, url=url)
     obs, infos = envs.reset()
-    assert obs.shape == (4000, 423)
+    assert obs.shape == (4000, 442)
     single = splendor_rl.make_vec(num_envs=1, seed=6 + 3999, url=url)
     last, _ = single.reset()
     assert np.array_equal(obs[3999], last[0]), "env i of a batch made with seed s is dealt from s + i"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env/splendorenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -130,10 +131,10 @@ func TestSameStepAndFloat32Replies(t *testing.T) {
 	made, first := makeBatch(t, c, 2, map[string]any{"autoreset": "same_step", "obs_dtype": "float32"})
 	require.Equal(t, "same_step", made.Spec.Autoreset)
 	require.Equal(t, "float32", first.Obs.Dtype)
-	require.Len(t, first.Obs.Data, 2*423*4)
+	require.Len(t, first.Obs.Data, 2*splendorenv.ObsSize*4)
 	require.NotNil(t, first.Ended)
 	require.NotNil(t, first.FinalObs)
-	require.Equal(t, []int{2, 423}, first.FinalObs.Shape)
+	require.Equal(t, []int{2, splendorenv.ObsSize}, first.FinalObs.Shape)
 }
 
 // Shutdown lets the request in flight finish and be answered, then closes
@@ -163,9 +164,9 @@ func TestEverySeatsObservationOverTheWire(t *testing.T) {
 	_, url := start(t, testConfig())
 	c := dial(t, url)
 	made, first := makeBatch(t, c, 3, map[string]any{"obs_seats": "all", "players": 3})
-	require.Equal(t, []int{3, 423}, made.Spec.ObsShape)
-	require.Equal(t, []int{3, 3, 423}, first.Obs.Shape)
-	require.Len(t, first.Obs.Data, 3*3*423)
+	require.Equal(t, []int{3, splendorenv.ObsSize}, made.Spec.ObsShape)
+	require.Equal(t, []int{3, 3, splendorenv.ObsSize}, first.Obs.Shape)
+	require.Len(t, first.Obs.Data, 3*3*splendorenv.ObsSize)
 	require.Equal(t, "all", made.Spec.Options["obs_seats"])
 	require.EqualValues(t, 3, made.Spec.Options["players"])
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/splendorenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -98,9 +99,9 @@ func TestSameStepEndedIsClearedNextStep(t *testing.T) {
 		wasEnded := append([]byte(nil), reply.Ended.Data...)
 		require.NoError(t, c.Call(wire.Request{Op: wire.OpStep, Handle: made.Handle, Actions: ptr(firstLegal(reply.Mask))}, &reply))
 		for i, e := range reply.Ended.Data {
-			row := reply.FinalObs.Data[i*423 : (i+1)*423]
+			row := reply.FinalObs.Data[i*splendorenv.ObsSize : (i+1)*splendorenv.ObsSize]
 			if e == 0 {
-				require.Equal(t, make([]byte, 423), row, "env %d: final_obs row of an env that did not end", i)
+				require.Equal(t, make([]byte, splendorenv.ObsSize), row, "env %d: final_obs row of an env that did not end", i)
 			} else {
 				sawEnd = true
 				require.Equal(t, byte(0), wasEnded[i], "an env cannot end two steps running with max_rounds 1")

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
-	_ "github.com/splendor-rl/splendor/env/splendorenv"
+	"github.com/splendor-rl/splendor/env/splendorenv"
 	"github.com/stretchr/testify/require"
 )
 
@@ -103,11 +103,11 @@ func TestMakeResetStepClose(t *testing.T) {
 	require.Equal(t, "splendor-v1", made.Spec.ID)
 	require.Equal(t, 4, made.Spec.NumEnvs)
 	require.Equal(t, 3, made.Spec.Players)
-	require.Equal(t, []int{423}, made.Spec.ObsShape)
+	require.Equal(t, []int{splendorenv.ObsSize}, made.Spec.ObsShape)
 	require.Len(t, made.Spec.ActionLabels, made.Spec.NumActions)
 
-	require.Equal(t, wire.Tensor{Dtype: "uint8", Shape: []int{4, 423}, Data: first.Obs.Data}, first.Obs)
-	require.Len(t, first.Obs.Data, 4*423)
+	require.Equal(t, wire.Tensor{Dtype: "uint8", Shape: []int{4, splendorenv.ObsSize}, Data: first.Obs.Data}, first.Obs)
+	require.Len(t, first.Obs.Data, 4*splendorenv.ObsSize)
 	require.Equal(t, []int{4, made.Spec.NumActions}, first.Mask.Shape)
 	require.Equal(t, []int{4, 3}, first.Rewards.Shape)
 	require.Equal(t, "float32", first.Rewards.Dtype)

@@ -1,0 +1,120 @@
+package splendorenv
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The greedy bot keeps its gold, as the automatic payment does, without
+// drawing from its stream: an all-greedy table plays the same game under
+// both payment rules, the choice costing one "pay done" per payment.
+func TestGreedyPlaysTheSameGameUnderBothPaymentRules(t *testing.T) {
+	payments := 0
+	for seed := uint64(0); seed < 100; seed++ {
+		auto, choose := newTable(3, seed, BotGreedy, false), newTable(3, seed, BotGreedy, true)
+		for !auto.s.Over() {
+			_, err := auto.step()
+			require.NoError(t, err)
+			_, err = choose.step()
+			require.NoError(t, err)
+			for choose.s.Phase == splendor.PhasePay {
+				payments++
+				kind, err := choose.step()
+				require.NoError(t, err)
+				require.Equal(t, splendor.PayDone, kind)
+			}
+			c := choose.s
+			c.ChoosePayment = false
+			require.Equal(t, auto.s.String(), c.String())
+		}
+	}
+	assert.Positive(t, payments, "no payment choice arose: the test checks nothing")
+}
+
+// table is a game in which every seat is a built-in bot of one kind.
+type table struct {
+	s     splendor.State
+	bots  [splendor.MaxPlayers]bot
+	legal splendor.ActionSet
+}
+
+func newTable(players int, seed uint64, kind string, choose bool) *table {
+	t := &table{}
+	t.s, _ = splendor.New(players, seed)
+	t.s.ChoosePayment = choose
+	for i := 0; i < players; i++ {
+		t.bots[i] = newBot(kind, env.BotSeed(seed, i))
+	}
+	return t
+}
+
+// step plays the next decision and returns its kind.
+func (t *table) step() (splendor.Kind, error) {
+	a := t.bots[t.s.Seat].act(&t.s, &t.legal)
+	return splendor.ActionAt(a).Kind, t.s.Apply(a)
+}
+
+// choiceCount is how often the payment choice arose in games between bots.
+type choiceCount struct {
+	buys, choices        int // purchases, and those that asked how to pay
+	games, gamesChoosing int // games, and those with at least one choice
+}
+
+// countChoices plays games with the payment choice between bots of one kind
+// and counts the purchases that gave the buyer a choice.
+func countChoices(players int, kind string, games int) choiceCount {
+	var n choiceCount
+	for seed := uint64(0); seed < uint64(games); seed++ {
+		t := newTable(players, seed, kind, true)
+		before := n.choices
+		for !t.s.Over() {
+			kind, err := t.step()
+			if err != nil {
+				panic(err)
+			}
+			if kind == splendor.BuyCard || kind == splendor.BuyReserved {
+				n.buys++
+				if t.s.Phase == splendor.PhasePay {
+					n.choices++
+				}
+			}
+		}
+		n.games++
+		if n.choices > before {
+			n.gamesChoosing++
+		}
+	}
+	return n
+}
+
+// TestHowOftenThePaymentChoiceArises measures, for the record, the share of
+// purchases and of games in which the buyer had a real payment choice.
+func TestHowOftenThePaymentChoiceArises(t *testing.T) {
+	games := 2000
+	if testing.Short() {
+		games = 200
+	}
+	for _, kind := range []string{BotRandom, BotGreedy} {
+		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
+			n := countChoices(players, kind, games)
+			t.Logf("%s, %d players: a choice in %.1f%% of %d purchases, in %.1f%% of %d games", kind, players,
+				100*float64(n.choices)/float64(n.buys), n.buys, 100*float64(n.gamesChoosing)/float64(n.games), n.games)
+			assert.Positive(t, n.choices)
+		}
+	}
+}
+
+func TestPaymentOption(t *testing.T) {
+	for _, c := range []struct {
+		opts   env.Options
+		choose bool
+	}{{nil, false}, {env.Options{"payment": "auto"}, false}, {env.Options{"payment": "choose"}, true}} {
+		e := makeEnv(t, c.opts)
+		e.Reset(3)
+		assert.Equal(t, c.choose, e.State().ChoosePayment, "%v", c.opts)
+	}
+}
