@@ -5,64 +5,62 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // Bookkeeping is what a game's env keeps beside its rules state, shared by
-// both games' Snapshot and Restore: the seating, each seat's bot stream, the
-// rewards of the last step and the shaping potentials. Its fields point into
-// the env, so Parse loads them in place.
+// both games' Snapshot and Restore: the seating of the episode, each seat's
+// bot stream, the rewards of the last step and the shaping potentials.
 type Bookkeeping struct {
-	Seating   *Seating
-	Bots      []rng.Rand
-	Rewards   []float32
-	Potential []float32
+	Me, LastActor int
+	Truncated     bool
+	Bots          []uint64 // each seat's bot stream (rng.Rand.State)
+	Rewards       []float32
+	Potential     []float32
 }
 
 // String writes "me=M last=L truncated=T bots=hex,… rewards=bits,… potential=bits,…".
 func (b Bookkeeping) String() string {
 	bots := make([]string, len(b.Bots))
 	for i, r := range b.Bots {
-		bots[i] = strconv.FormatUint(r.State(), 16)
+		bots[i] = strconv.FormatUint(r, 16)
 	}
-	return fmt.Sprintf("me=%d last=%d truncated=%d bots=%s rewards=%s potential=%s", b.Seating.Me,
-		b.Seating.LastActor, btoi(b.Seating.Truncated), strings.Join(bots, ","), floatBits(b.Rewards),
-		floatBits(b.Potential))
+	return fmt.Sprintf("me=%d last=%d truncated=%d bots=%s rewards=%s potential=%s", b.Me, b.LastActor,
+		btoi(b.Truncated), strings.Join(bots, ","), floatBits(b.Rewards), floatBits(b.Potential))
 }
 
-// Parse reads what String wrote, for players seats, into b's fields; on
-// error (wrapping ErrBadState) it changes nothing.
-func (b Bookkeeping) Parse(text string, players int) error {
-	var me, last, trunc int
+// ParseBookkeeping reads what String wrote, for players seats; errors wrap
+// ErrBadState.
+func ParseBookkeeping(text string, players int) (Bookkeeping, error) {
+	var b Bookkeeping
+	var trunc int
 	var bots, rewards, potential string
 	n, err := fmt.Sscanf(text, "me=%d last=%d truncated=%d bots=%s rewards=%s potential=%s",
-		&me, &last, &trunc, &bots, &rewards, &potential)
-	if err != nil || n != 6 {
-		return fmt.Errorf("%w: env fields: %v", ErrBadState, err)
+		&b.Me, &b.LastActor, &trunc, &bots, &rewards, &potential)
+	if err != nil || n != 6 || len(strings.Fields(text)) != 6 {
+		return b, fmt.Errorf("%w: env fields: want exactly me, last, truncated, bots, rewards, potential", ErrBadState)
 	}
-	if me < 0 || me >= players || last < 0 || last >= players || trunc < 0 || trunc > 1 {
-		return fmt.Errorf("%w: me, last or truncated out of range", ErrBadState)
+	if b.Me < 0 || b.Me >= players || b.LastActor < 0 || b.LastActor >= players || trunc < 0 || trunc > 1 {
+		return b, fmt.Errorf("%w: me, last or truncated out of range", ErrBadState)
 	}
-	streams, err := parseHex(bots, players)
-	if err != nil {
-		return err
+	b.Truncated = trunc == 1
+	if b.Bots, err = parseHex(bots, players); err != nil {
+		return b, err
 	}
-	r, err := parseFloatBits(rewards, players)
-	if err != nil {
-		return err
+	if b.Rewards, err = parseFloatBits(rewards, players); err != nil {
+		return b, err
 	}
-	p, err := parseFloatBits(potential, players)
-	if err != nil {
-		return err
-	}
-	b.Seating.Me, b.Seating.LastActor, b.Seating.Truncated = me, last, trunc == 1
-	for i, s := range streams {
-		b.Bots[i] = rng.New(s)
-	}
-	copy(b.Rewards, r)
-	copy(b.Potential, p)
-	return nil
+	b.Potential, err = parseFloatBits(potential, players)
+	return b, err
+}
+
+// Book is the seating's part of a Bookkeeping.
+func (t *Seating) Book() Bookkeeping {
+	return Bookkeeping{Me: t.Me, LastActor: t.LastActor, Truncated: t.Truncated}
+}
+
+// Load takes the seating's part of b.
+func (t *Seating) Load(b Bookkeeping) {
+	t.Me, t.LastActor, t.Truncated = b.Me, b.LastActor, b.Truncated
 }
 
 // floatBits writes float32s exactly, as hex bits.

@@ -179,8 +179,8 @@ func parseRow(text string, players int) (rowState, error) {
 	var rewards string
 	n, err := fmt.Sscanf(text, "seed=%d next=%d pending=%d over=%d terminated=%d truncated=%d rewards=%s",
 		&rs.seed, &rs.next, &pending, &over, &term, &trunc, &rewards)
-	if err != nil || n != 7 {
-		return rs, fmt.Errorf("%w: row fields: %v", ErrBadState, err)
+	if err != nil || n != 7 || len(strings.Fields(text)) != 7 {
+		return rs, fmt.Errorf("%w: row fields: want exactly seed, next, pending, over, terminated, truncated, rewards", ErrBadState)
 	}
 	for _, flag := range []int{pending, over, term, trunc} {
 		if flag != 0 && flag != 1 {

@@ -58,6 +58,7 @@ func TestRandomSimulation(t *testing.T) {
 
 func checkInvariants(t *testing.T, s *duel.State) {
 	t.Helper()
+	require.NoError(t, s.Check(), "Check in %s", s)
 	checkTokens(t, s)
 	checkCards(t, s)
 	checkPrivilegesAndRoyals(t, s)

@@ -44,6 +44,11 @@ func Run(t *testing.T, c Case) {
 	t.Run("Float32MatchesUint8", func(t *testing.T) { float32MatchesUint8(t, c) })
 	t.Run("HiddenInformation", func(t *testing.T) { hiddenInformation(t, c) })
 	t.Run("IllegalActionsChangeNothing", func(t *testing.T) { illegalActionsChangeNothing(t, c) })
+	t.Run("StateRoundTrip", func(t *testing.T) { stateRoundTrip(t, c) })
+	t.Run("ForkCopiesEnvs", func(t *testing.T) { forkCopiesEnvs(t, c) })
+	t.Run("BadStatesChangeNothing", func(t *testing.T) { badStatesChangeNothing(t, c) })
+	t.Run("DeterminizeKeepsTheView", func(t *testing.T) { determinizeKeepsTheView(t, c) })
+	t.Run("BotActionsAreLegalAndSeeded", func(t *testing.T) { botActionsAreLegalAndSeeded(t, c) })
 }
 
 func makeVector(t *testing.T, c Case, seed uint64, extra env.Options) *env.Vector {

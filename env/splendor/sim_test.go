@@ -37,6 +37,7 @@ func TestRandomSimulation(t *testing.T) {
 
 func checkInvariants(t *testing.T, s *splendor.State, players int) {
 	t.Helper()
+	require.NoError(t, s.Check(), "Check in %s", s)
 	checkTokens(t, s, players)
 	checkCards(t, s)
 	checkScores(t, s)

@@ -16,6 +16,7 @@ from gymnasium.vector.utils import batch_space
 from websockets.exceptions import InvalidHandshake
 
 from .codec import from_numpy, to_numpy
+from .search import SearchOps
 from .connection import Connection
 from .errors import BadOption, BadSeed, BadShape, ConnectionLost, EnvClosed, SplendorError
 from .server import acquire_shared_server, release_shared_server
@@ -89,7 +90,7 @@ def one_action(action: Any) -> np.ndarray:
     return a.reshape(1)
 
 
-class SplendorVectorEnv(VectorEnv):
+class SplendorVectorEnv(SearchOps, VectorEnv):
     """`num_envs` envs of `env_id` stepped together by the server.
 
     Observations are read-only numpy views of the reply (no copy). `infos` carries `action_mask` (bool,

@@ -170,3 +170,27 @@ func TestEverySeatsObservationOverTheWire(t *testing.T) {
 	require.Equal(t, "all", made.Spec.Options["obs_seats"])
 	require.EqualValues(t, 3, made.Spec.Options["players"])
 }
+
+// The search ops over the wire: a state saved on one connection loads on
+// another and replies identically; a bad one is bad_state and changes
+// nothing.
+func TestSearchOpsOverTheWire(t *testing.T) {
+	_, url := start(t, testConfig())
+	a, b := dial(t, url), dial(t, url)
+	madeA, firstA := makeBatch(t, a, 3, nil)
+	madeB, _ := makeBatch(t, b, 3, nil)
+	var saved wire.StatesReply
+	require.NoError(t, a.Call(wire.Request{Op: wire.OpGetState, Handle: madeA.Handle}, &saved))
+	require.Len(t, saved.States, 3)
+	var loaded wire.BatchReply
+	require.NoError(t, b.Call(wire.Request{Op: wire.OpSetState, Handle: madeB.Handle, States: saved.States}, &loaded))
+	require.Equal(t, firstA.Obs.Data, loaded.Obs.Data)
+	requireCode(t, b.Call(wire.Request{Op: wire.OpSetState, Handle: madeB.Handle, EnvIDs: wire.EnvIDs{0},
+		States: []string{"garbage"}}, &loaded), wire.CodeBadState)
+	var advice wire.ActionsReply
+	require.NoError(t, b.Call(wire.Request{Op: wire.OpBotActions, Handle: madeB.Handle, Bot: "greedy", Seed: seed(1)}, &advice))
+	require.Equal(t, []int{3}, advice.Actions.Shape)
+	var after wire.StatesReply
+	require.NoError(t, b.Call(wire.Request{Op: wire.OpGetState, Handle: madeB.Handle}, &after))
+	require.Equal(t, saved.States, after.States, "a refused set_state and bot advice change nothing")
+}

@@ -1,0 +1,60 @@
+"""Search over the wire (PROTOCOL.md §3, search ops): whole env states, redeals of hidden information, forks and
+bots' advice, as methods of `SplendorVectorEnv`. A state includes hidden information (deck order, others' blind
+reserves): it is for search and tools, never for a policy's input."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .codec import to_numpy
+
+
+def _ids(env_ids: Sequence[int] | np.ndarray | None) -> list[int] | None:
+    return None if env_ids is None else [int(i) for i in env_ids]
+
+
+class SearchOps:
+    """Mixed into `SplendorVectorEnv`. `env_ids` None means every env, in order. The ops that change envs return
+    the whole batch's `(obs, infos)` as `reset` does."""
+
+    def get_state(self, env_ids: Sequence[int] | None = None) -> list[str]:
+        """The whole state of each env (hidden information included), as text that `set_state` loads back."""
+        self._check_open()
+        return list(self.connection.call("get_state", handle=self.handle, env_ids=_ids(env_ids))["states"])
+
+    def set_state(self, states: Sequence[str], env_ids: Sequence[int] | None = None) -> tuple[np.ndarray, dict]:
+        """Load states (one per env listed); every one is checked before any is loaded (`BadState`)."""
+        self._check_open()
+        return self._changed(self.connection.call("set_state", handle=self.handle, env_ids=_ids(env_ids),
+                                                  states=list(states)))
+
+    def determinize(self, seeds: Sequence[int], env_ids: Sequence[int] | None = None) -> tuple[np.ndarray, dict]:
+        """Redeal what each listed env's seat to play cannot see, one seed per env: its observation stays."""
+        from .vector import seed_list  # vector imports this module
+
+        self._check_open()
+        ids = _ids(env_ids)
+        seeds = seed_list(list(seeds), self.num_envs if ids is None else len(ids))
+        return self._changed(self.connection.call("determinize", handle=self.handle, env_ids=ids, seeds=seeds))
+
+    def fork(self, src: Sequence[int], dst: Sequence[int]) -> tuple[np.ndarray, dict]:
+        """Make env dst[k] a copy of env src[k] (search nodes without moving states through Python)."""
+        self._check_open()
+        return self._changed(self.connection.call("fork", handle=self.handle, src=_ids(src), dst=_ids(dst)))
+
+    def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None) -> np.ndarray:
+        """The action a built-in bot would choose now in each env (-1 where the episode is over); nothing moves."""
+        self._check_open()
+        reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, seed=seed)
+        return to_numpy(reply["actions"])
+
+    def _changed(self, reply: dict) -> tuple[np.ndarray, dict]:
+        obs, _, _, _, infos = self._unpack(reply, acting=None)
+        return obs, infos
+
+    # Provided by SplendorVectorEnv.
+    connection: Any
+    handle: int
+    num_envs: int
