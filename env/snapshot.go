@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // Bookkeeping is what a game's env keeps beside its rules state, shared by
@@ -53,14 +55,54 @@ func ParseBookkeeping(text string, players int) (Bookkeeping, error) {
 	return b, err
 }
 
-// Book is the seating's part of a Bookkeeping.
-func (t *Seating) Book() Bookkeeping {
-	return Bookkeeping{Me: t.Me, LastActor: t.LastActor, Truncated: t.Truncated}
+// Kept points at what a game's env keeps beside its rules state, so that
+// both games' Snapshot and Restore are written once (WriteSnapshot,
+// ReadSnapshot, Load).
+type Kept struct {
+	Seats     *Seating
+	Bots      []*rng.Rand // each seat's bot stream
+	Rewards   []float32
+	Potential []float32
 }
 
-// Load takes the seating's part of b.
-func (t *Seating) Load(b Bookkeeping) {
-	t.Me, t.LastActor, t.Truncated = b.Me, b.LastActor, b.Truncated
+// book reads the kept values.
+func (k Kept) book() Bookkeeping {
+	b := Bookkeeping{Me: k.Seats.Me, LastActor: k.Seats.LastActor, Truncated: k.Seats.Truncated,
+		Rewards: k.Rewards, Potential: k.Potential}
+	for _, r := range k.Bots {
+		b.Bots = append(b.Bots, r.State())
+	}
+	return b
+}
+
+// Load writes b into the kept values.
+func (k Kept) Load(b Bookkeeping) {
+	k.Seats.Me, k.Seats.LastActor, k.Seats.Truncated = b.Me, b.LastActor, b.Truncated
+	for i, r := range b.Bots {
+		*k.Bots[i] = rng.New(r)
+	}
+	copy(k.Rewards, b.Rewards)
+	copy(k.Potential, b.Potential)
+}
+
+// WriteSnapshot is an env's whole state: its game's notation (hidden
+// information included), " | ", its bookkeeping.
+func WriteSnapshot(game string, k Kept) string { return game + " | " + k.book().String() }
+
+// ReadSnapshot reads what WriteSnapshot wrote for a table of players seats;
+// parse reads and checks the game. Errors wrap ErrBadState.
+func ReadSnapshot[S any](text string, players int, parse func(string) (S, error)) (S, Bookkeeping, error) {
+	var s S
+	game, book, ok := strings.Cut(text, " | ")
+	if !ok {
+		return s, Bookkeeping{}, fmt.Errorf("%w: want the game, \" | \", then the env's fields", ErrBadState)
+	}
+	s, err := parse(game)
+	if err != nil {
+		return s, Bookkeeping{}, fmt.Errorf("%w: %v", ErrBadState, err)
+	}
+	b, err := ParseBookkeeping(book, players)
+	return s, b, err
 }
 
 // floatBits writes float32s exactly, as hex bits.

@@ -9,7 +9,8 @@ import (
 
 // State ops, for search over the wire: a client can save any env's whole
 // state and load it into any env of a batch of the same id and options,
-// redeal what the seat to play cannot see, fork envs, and ask a bot.
+// redeal what the seat to play cannot see, fork envs, and ask a bot. As for
+// Reset, nil ids mean every env in order.
 //
 // An env's state is the Vector's row bookkeeping, then ";", then the env's
 // own Snapshot: "seed=S next=N pending=0 over=0 terminated=0 truncated=0
@@ -17,6 +18,7 @@ import (
 
 // States returns the state of each env in ids.
 func (v *Vector) States(ids []int) ([]string, error) {
+	ids = v.idsOrAll(ids)
 	if err := v.checkIDs(ids); err != nil {
 		return nil, err
 	}
@@ -34,6 +36,7 @@ func (v *Vector) States(ids []int) ([]string, error) {
 // SetStates loads states[k] into env ids[k]: every state is checked before
 // any is loaded, so a refused call changes nothing.
 func (v *Vector) SetStates(ids []int, states []string) error {
+	ids = v.idsOrAll(ids)
 	if err := v.checkIDs(ids); err != nil {
 		return err
 	}
@@ -58,6 +61,7 @@ func (v *Vector) SetStates(ids []int, states []string) error {
 // Determinize redeals, in each env of ids, everything its seat to play
 // cannot see, from seeds[k]: what information-set search samples.
 func (v *Vector) Determinize(ids []int, seeds []uint64) error {
+	ids = v.idsOrAll(ids)
 	if err := v.checkIDs(ids); err != nil {
 		return err
 	}
@@ -100,6 +104,7 @@ func (v *Vector) Fork(src, dst []int) error {
 // env i drawing from rng.Derive(seed, i); nothing is stepped. An env
 // whose episode is over gets −1.
 func (v *Vector) BotActions(ids []int, bot string, seed uint64) ([]int32, error) {
+	ids = v.idsOrAll(ids)
 	if err := v.checkIDs(ids); err != nil {
 		return nil, err
 	}
@@ -122,9 +127,22 @@ func (v *Vector) BotActions(ids []int, bot string, seed uint64) ([]int32, error)
 	return out, nil
 }
 
+// idsOrAll is ids, or every env in order when ids is nil (the wire's
+// absent env_ids).
+func (v *Vector) idsOrAll(ids []int) []int {
+	if ids != nil {
+		return ids
+	}
+	all := make([]int, len(v.envs))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
 // checkIDs refuses an env index out of range or listed twice.
 func (v *Vector) checkIDs(ids []int) error {
-	listed := make(map[int]bool, len(ids))
+	listed := make([]bool, len(v.envs))
 	for _, i := range ids {
 		if i < 0 || i >= len(v.envs) {
 			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))

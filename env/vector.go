@@ -187,21 +187,9 @@ func (v *Vector) Seeds() []uint64 { return v.seeds }
 // not nil, gives one seed per listed env; otherwise each env is dealt its
 // next seed (seed+i for its first episode).
 func (v *Vector) Reset(ids []int, seeds []uint64) error {
-	if ids == nil {
-		ids = make([]int, len(v.envs))
-		for i := range ids {
-			ids[i] = i
-		}
-	}
-	listed := make([]bool, len(v.envs))
-	for _, i := range ids {
-		if i < 0 || i >= len(v.envs) {
-			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))
-		}
-		if listed[i] {
-			return fmt.Errorf("%w: env index %d listed twice", ErrBadShape, i)
-		}
-		listed[i] = true
+	ids = v.idsOrAll(ids)
+	if err := v.checkIDs(ids); err != nil {
+		return err
 	}
 	if seeds == nil {
 		seeds = make([]uint64, len(ids))

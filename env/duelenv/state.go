@@ -2,54 +2,47 @@ package duelenv
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // Snapshot writes the game in the engine's notation, hidden information
-// included, then " | " and the env's bookkeeping (env.Bookkeeping).
-func (e *Env) Snapshot() string {
-	n := duel.NumPlayers
-	b := e.seats.Book()
-	b.Rewards, b.Potential = e.rewards[:n], e.potential[:n]
-	for i := range n {
-		b.Bots = append(b.Bots, e.bots[i].r.State())
-	}
-	return e.s.String() + " | " + b.String()
-}
+// included, then the env's bookkeeping (env.WriteSnapshot).
+func (e *Env) Snapshot() string { return env.WriteSnapshot(e.s.String(), e.kept()) }
 
 // Restore loads what Snapshot wrote, checking that it is a state this env's
 // options can reach; on error nothing changes.
 func (e *Env) Restore(text string) error {
-	game, book, ok := strings.Cut(text, " | ")
-	if !ok {
-		return fmt.Errorf("%w: want the game, \" | \", then the env's fields", env.ErrBadState)
-	}
-	s, err := duel.Parse(game)
+	s, b, err := env.ReadSnapshot(text, duel.NumPlayers, parseChecked)
 	if err == nil {
-		err = s.Check()
+		err = e.fits(&s, b)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %v", env.ErrBadState, err)
-	}
-	b, err := env.ParseBookkeeping(book, duel.NumPlayers)
-	if err != nil {
-		return err
-	}
-	if err := e.fits(&s, b); err != nil {
 		return err
 	}
 	e.s = s
-	e.seats.Load(b)
-	for i, r := range b.Bots {
-		e.bots[i].r = rng.New(r)
-	}
-	copy(e.rewards[:], b.Rewards)
-	copy(e.potential[:], b.Potential)
+	e.kept().Load(b)
 	return nil
+}
+
+// kept points at the env's bookkeeping.
+func (e *Env) kept() env.Kept {
+	n := duel.NumPlayers
+	k := env.Kept{Seats: &e.seats, Rewards: e.rewards[:n], Potential: e.potential[:n]}
+	for i := range n {
+		k.Bots = append(k.Bots, &e.bots[i].r)
+	}
+	return k
+}
+
+// parseChecked reads a game and checks it could occur in play.
+func parseChecked(text string) (duel.State, error) {
+	s, err := duel.Parse(text)
+	if err == nil {
+		err = s.Check()
+	}
+	return s, err
 }
 
 // fits refuses a game of another payment rule than this env's,

@@ -34,12 +34,12 @@ func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 }
 
 func getState(b *batch, req *wire.Request) (any, error) {
-	states, err := b.v.States(allIfNil(req.EnvIDs, b.v.Len()))
+	states, err := b.v.States(req.EnvIDs)
 	return &wire.StatesReply{ID: req.ID, States: states}, err
 }
 
 func setState(b *batch, req *wire.Request) (any, error) {
-	if err := b.v.SetStates(allIfNil(req.EnvIDs, b.v.Len()), req.States); err != nil {
+	if err := b.v.SetStates(req.EnvIDs, req.States); err != nil {
 		return nil, err
 	}
 	return b.replyTo(req.ID), nil
@@ -50,7 +50,7 @@ func determinize(b *batch, req *wire.Request) (any, error) {
 	for i, s := range req.Seeds {
 		seeds[i] = uint64(s)
 	}
-	if err := b.v.Determinize(allIfNil(req.EnvIDs, b.v.Len()), seeds); err != nil {
+	if err := b.v.Determinize(req.EnvIDs, seeds); err != nil {
 		return nil, err
 	}
 	return b.replyTo(req.ID), nil
@@ -68,18 +68,6 @@ func botActions(b *batch, req *wire.Request) (any, error) {
 	if req.Seed != nil {
 		seed = uint64(*req.Seed)
 	}
-	actions, err := b.v.BotActions(allIfNil(req.EnvIDs, b.v.Len()), req.Bot, seed)
+	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed)
 	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
-}
-
-// allIfNil is ids, or every env of a batch of n when ids is absent.
-func allIfNil(ids []int, n int) []int {
-	if ids != nil {
-		return ids
-	}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	return all
 }
