@@ -4,7 +4,11 @@
 // themselves (env/splendorenv, …) and the wire and server build on it.
 package env
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/splendor-rl/splendor/env/bots"
+)
 
 // Env is one game instance as the client sees it: the client acts for the
 // seat to play (self-play) or for its own seat while built-in bots play the
@@ -70,9 +74,9 @@ type Copier interface {
 // Advisor is implemented by envs whose built-in bots can say what they would
 // play now, without playing it.
 type Advisor interface {
-	// BotAction is the action bot (a name the env's bots option accepts)
-	// chooses for the seat to play, drawing from seed.
-	BotAction(bot string, seed uint64) (int, error)
+	// BotAction is the action bot chooses for the seat to play, drawing
+	// from seed; the env does not change.
+	BotAction(bot bots.Spec, seed uint64) int
 }
 
 // Errors every env and the layers above share; the wire maps each to a code.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/internal/quote"
 )
 
@@ -90,19 +91,20 @@ func (o *OptionReader) String(key, def string, allowed ...string) (str string) {
 	return s
 }
 
-// Strings reads a list of strings, each one of allowed, of length n, or a
-// single string meaning n copies of it.
-func (o *OptionReader) Strings(key string, def string, n int, allowed ...string) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = def
+// Bots reads the built-in bots of n seats: one bot name (bots.Parse) for
+// every seat, or a list of n names; "random" by default.
+func (o *OptionReader) Bots(key string, n int) []bots.Spec {
+	names := make([]string, n)
+	specs := make([]bots.Spec, n)
+	for i := range names {
+		names[i] = bots.Names[bots.Random]
 	}
 	defer func() {
-		o.note(OptionSpec{Name: key, Type: "str or list", Default: def, Choices: allowed, Length: n}, out)
+		o.note(OptionSpec{Name: key, Type: "str or list", Default: names[0], Choices: bots.Names, Length: n}, names)
 	}()
 	v, ok := o.opts[key]
 	if !ok || v == nil {
-		return out
+		return specs
 	}
 	if s, ok := v.(string); ok {
 		v = repeat(s, n)
@@ -110,17 +112,18 @@ func (o *OptionReader) Strings(key string, def string, n int, allowed ...string)
 	list, ok := v.([]any)
 	if !ok || len(list) != n {
 		o.fail(key, "want a string or a list of %d strings, got %s", n, quote.Value(v))
-		return out
+		return specs
 	}
 	for i, item := range list {
-		s, ok := item.(string)
-		if !ok || !slices.Contains(allowed, s) {
-			o.fail(key, "item %d: want one of %v, got %s", i, allowed, quote.Value(item))
-			return out
+		s, _ := item.(string)
+		spec, err := bots.Parse(s)
+		if err != nil {
+			o.fail(key, "item %d: %v", i, err)
+			return specs
 		}
-		out[i] = s
+		names[i], specs[i] = s, spec
 	}
-	return out
+	return specs
 }
 
 func repeat(s string, n int) []any {

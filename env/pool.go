@@ -18,8 +18,8 @@ type job struct {
 	lo, hi int
 }
 
-// minChunk is the fewest envs worth handing to another goroutine: below it
-// the hand-off costs more than the steps.
+// minChunk is the fewest envs worth handing to another goroutine to step:
+// below it the hand-off costs more than the steps.
 const minChunk = 16
 
 // NewPool starts workers goroutines (at least 1).
@@ -65,10 +65,11 @@ func (p *Pool) do(j job) {
 	j.v.work(j.lo, j.hi)
 }
 
-// run calls v.work over [0, n) in up to Workers chunks; the calling goroutine
-// does the last chunk itself so that a pool of one runs inline.
-func (p *Pool) run(v *Vector, n int) {
-	chunks := min(p.workers, max(n/minChunk, 1))
+// run calls v.work over [0, n) in up to Workers chunks of at least grain
+// envs; the calling goroutine does the last chunk itself so that a pool of
+// one runs inline.
+func (p *Pool) run(v *Vector, n, grain int) {
+	chunks := min(p.workers, max(n/grain, 1))
 	size := (n + chunks - 1) / chunks
 	lo := 0
 	for ; lo+size < n; lo += size {

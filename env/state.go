@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"github.com/splendor-rl/splendor/env/bots"
 	"strings"
 
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -100,30 +101,46 @@ func (v *Vector) Fork(src, dst []int) error {
 	return nil
 }
 
-// BotActions returns the action bot would choose now in each env of ids,
-// env i drawing from rng.Derive(seed, i); nothing is stepped. An env
-// whose episode is over gets −1.
-func (v *Vector) BotActions(ids []int, bot string, seed uint64) ([]int32, error) {
+// BotActions returns the action bot (a name bots.Parse reads) would choose
+// now in each env of ids, env ids[k] drawing from seeds[k], or, with seeds
+// nil, env i from rng.Derive(seed, i); nothing is stepped. An env whose
+// episode is over gets −1. The envs think in parallel, one env per worker
+// at a time for a search.
+func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) ([]int32, error) {
 	ids = v.idsOrAll(ids)
 	if err := v.checkIDs(ids); err != nil {
 		return nil, err
 	}
-	out := make([]int32, len(ids))
-	for k, i := range ids {
-		if v.pending[i] || v.over[i] {
-			out[k] = -1
-			continue
+	if seeds == nil {
+		seeds = make([]uint64, len(ids))
+		for k, i := range ids {
+			seeds[k] = rng.Derive(seed, uint64(i))
 		}
-		a, ok := v.envs[i].(Advisor)
-		if !ok {
-			return nil, fmt.Errorf("%w: %s has no bots", ErrBadOption, v.Spec.ID)
-		}
-		action, err := a.BotAction(bot, rng.Derive(seed, uint64(i)))
-		if err != nil {
-			return nil, err
-		}
-		out[k] = int32(action)
 	}
+	if len(seeds) != len(ids) {
+		return nil, fmt.Errorf("%w: %d seeds for %d envs", ErrBadShape, len(seeds), len(ids))
+	}
+	spec, err := bots.Parse(bot)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadOption, err)
+	}
+	if _, ok := v.envs[0].(Advisor); !ok {
+		return nil, fmt.Errorf("%w: %s has no bots", ErrBadOption, v.Spec.ID)
+	}
+	out := make([]int32, len(ids))
+	v.each = func(k int) {
+		i := ids[k]
+		out[k] = -1
+		if !v.pending[i] && !v.over[i] {
+			out[k] = int32(v.envs[i].(Advisor).BotAction(spec, seeds[k]))
+		}
+	}
+	grain := minChunk
+	if spec.Kind == bots.MCTS {
+		grain = 1
+	}
+	v.pool.run(v, len(ids), grain)
+	v.each = nil
 	return out, nil
 }
 

@@ -45,6 +45,7 @@ type Vector struct {
 	resetIDs []int   // the envs being reset, with resetSeeds
 	resetSeq []uint64
 	resetOp  bool
+	each     func(k int) // an op other than step and reset, for position k of [0, n)
 	pool     *Pool
 	wg       sync.WaitGroup
 	panicked atomic.Pointer[any] // a worker's panic, re-raised by the caller
@@ -210,7 +211,7 @@ func (v *Vector) reset(ids []int, seeds []uint64) {
 	if ids != nil {
 		n = len(ids)
 	}
-	v.pool.run(v, n)
+	v.pool.run(v, n, minChunk)
 	v.resetOp = false
 }
 
@@ -225,7 +226,7 @@ func (v *Vector) Step(actions []int32) error {
 		return err
 	}
 	v.actions = actions
-	v.pool.run(v, len(v.envs))
+	v.pool.run(v, len(v.envs), minChunk)
 	v.actions = nil
 	return nil
 }
@@ -270,6 +271,12 @@ func (v *Vector) validate(actions []int32) error {
 // work runs the current operation on envs [lo, hi) (for a reset: on the
 // listed envs at positions [lo, hi) of the list).
 func (v *Vector) work(lo, hi int) {
+	if v.each != nil {
+		for k := lo; k < hi; k++ {
+			v.each(k)
+		}
+		return
+	}
 	if v.resetOp {
 		for k := lo; k < hi; k++ {
 			i := k

@@ -157,7 +157,7 @@ var opFields = map[string][]string{
 	OpSetState:    {"handle", "env_ids", "states"},
 	OpDeterminize: {"handle", "env_ids", "seeds"},
 	OpFork:        {"handle", "src", "dst"},
-	OpBotActions:  {"handle", "env_ids", "bot", "seed"},
+	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds"},
 }
 
 // checkFields refuses a field the request's op does not read (reset with

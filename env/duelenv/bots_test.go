@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -12,9 +14,8 @@ import (
 func TestGreedyPaysWithTokensButKeepsAPearlItNeeds(t *testing.T) {
 	s, err := duel.Parse(paying)
 	require.NoError(t, err)
-	var legal duel.ActionSet
-	b := newBot(BotGreedy, 1)
-	assert.Equal(t, "pay done", duel.Label(b.act(&s, &legal)), "gold is worth more than any one gem")
+	b := newPlayer("greedy", 1)
+	assert.Equal(t, "pay done", duel.Label(b.act(&s)), "gold is worth more than any one gem")
 
 	// Paying for card 29 (4 red, 1 pearl) with 4 red, 1 pearl and 1 gold.
 	s, err = duel.Parse("payment=choose seat=0 phase=pay turn=0 passes=0 again=0 replenished=0 pending=29:000401 " +
@@ -29,6 +30,23 @@ func TestGreedyPaysWithTokensButKeepsAPearlItNeeds(t *testing.T) {
 	assert.Equal(t, -1, g.keepValue(duel.Pearl))
 }
 
+// player is a built-in bot of kind, drawing from its own stream.
+type player struct {
+	spec bots.Spec
+	r    rng.Rand
+}
+
+func newPlayer(kind string, seed uint64) *player {
+	spec, err := bots.Parse(kind)
+	if err != nil {
+		panic(err)
+	}
+	return &player{spec, rng.New(seed)}
+}
+
+// act is the bot's choice in s.
+func (p *player) act(s *duel.State) int { return builtin.Act(p.spec, &p.r, (*game)(s)) }
+
 // paymentStats counts, over games of the "choose payment" variant between
 // two bots of one kind, the purchases, those that asked how to pay, the
 // pay decisions that spent gold, and the games with at least one choice.
@@ -38,14 +56,13 @@ type paymentStats struct {
 
 func measurePayments(t *testing.T, kind string, games int) paymentStats {
 	var st paymentStats
-	var legal duel.ActionSet
 	for seed := uint64(0); seed < uint64(games); seed++ {
 		s := duel.New(seed)
 		s.ChoosePayment = true
-		bots := [duel.NumPlayers]bot{newBot(kind, env.BotSeed(seed, 0)), newBot(kind, env.BotSeed(seed, 1))}
+		players := [duel.NumPlayers]*player{newPlayer(kind, env.BotSeed(seed, 0)), newPlayer(kind, env.BotSeed(seed, 1))}
 		asked := false
 		for !s.Over() && s.Turn < 2*DefaultMaxRounds*duel.NumPlayers {
-			a := bots[s.Seat].act(&s, &legal)
+			a := players[s.Seat].act(&s)
 			kind := duel.ActionAt(a).Kind
 			st.buys += b2i(kind == duel.BuyCard || kind == duel.BuyReserved)
 			st.goldPaid += b2i(kind == duel.PayGold)
@@ -70,7 +87,7 @@ func TestPaymentChoiceFrequency(t *testing.T) {
 	if testing.Short() {
 		games = 100
 	}
-	for _, kind := range []string{BotRandom, BotGreedy} {
+	for _, kind := range []string{"random", "greedy"} {
 		st := measurePayments(t, kind, games)
 		t.Logf("%s vs %s, %d games (%d cut at %d rounds): %d of %d purchases asked how to pay (%.1f%%), "+
 			"in %d games (%.1f%%); %d pay decisions spent gold", kind, kind, st.games, st.truncated,

@@ -5,6 +5,7 @@ package duelenv
 
 import (
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
 )
 
@@ -15,12 +16,10 @@ const (
 	Version = 2
 )
 
-// Reward schemes and bot kinds, named as in splendor-v1.
+// Reward schemes and payment rules, named as in splendor-v1.
 const (
 	RewardTerminal  = "terminal"
 	RewardScoreDiff = "score_diff"
-	BotRandom       = "random"
-	BotGreedy       = "greedy"
 	// PaymentAuto spends gems and pearls before gold, as the standard game;
 	// PaymentChoose lets the buyer pay with gold for a gem or pearl it holds
 	// (phase pay).
@@ -35,7 +34,7 @@ const DefaultMaxRounds = 100
 type config struct {
 	mode      env.Mode
 	seat      int // the client's seat in vs-bots mode, −1: drawn per episode
-	bots      [duel.NumPlayers]string
+	bots      [duel.NumPlayers]bots.Spec
 	maxRounds int
 	reward    string
 	payment   string
@@ -50,7 +49,7 @@ func readConfig(o *env.OptionReader) config {
 		payment:   o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose),
 	}
 	o.Int("players", duel.NumPlayers, duel.NumPlayers, duel.NumPlayers) // accepted for symmetry with splendor-v1
-	copy(c.bots[:], o.Strings("bots", BotRandom, duel.NumPlayers, BotRandom, BotGreedy))
+	copy(c.bots[:], o.Bots("bots", duel.NumPlayers))
 	return c
 }
 

@@ -2,6 +2,7 @@ package duelenv
 
 import (
 	"fmt"
+	"github.com/splendor-rl/splendor/internal/rng"
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
@@ -12,7 +13,7 @@ type Env struct {
 	c         config
 	s         duel.State
 	seats     env.Seating
-	bots      [duel.NumPlayers]bot
+	bots      [duel.NumPlayers]rng.Rand // each bot's stream
 	rewards   [duel.NumPlayers]float32
 	potential [duel.NumPlayers]float32 // score_diff shaping, at the client's last decision
 	legal     duel.ActionSet
@@ -30,7 +31,7 @@ func (e *Env) Reset(seed uint64) {
 	e.s.ChoosePayment = e.c.payment == PaymentChoose
 	e.seats.Start(seed)
 	for i := range e.bots {
-		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))
+		e.bots[i] = rng.New(env.BotSeed(seed, i))
 	}
 	e.playBots()
 	e.rewards = [duel.NumPlayers]float32{}
@@ -63,7 +64,7 @@ func (e *Env) apply(action int) error {
 
 func (e *Env) playBots() {
 	for e.seats.BotToPlay(int(e.s.Seat), e.s.Over()) {
-		if err := e.apply(e.bots[e.s.Seat].act(&e.s, &e.legal)); err != nil {
+		if err := e.apply(builtin.Act(e.c.bots[e.s.Seat], &e.bots[e.s.Seat], (*game)(&e.s))); err != nil {
 			panic("duelenv: bot chose an illegal action: " + err.Error())
 		}
 	}

@@ -23,9 +23,9 @@ func greedyWinRate(t *testing.T, n int) (wins, truncated int) {
 	e := makeEnv(t, env.Options{"mode": "vs_bots", "bots": "random"})
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		e.Reset(seed)
-		me := newBot(BotGreedy, seed)
+		me := newPlayer("greedy", seed)
 		for !e.done() {
-			require.NoError(t, e.Step(me.act(&e.s, &e.legal)))
+			require.NoError(t, e.Step(me.act(&e.s)))
 		}
 		if e.s.Winners() == 1<<e.seats.Me {
 			wins++

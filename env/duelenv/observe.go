@@ -1,7 +1,6 @@
 package duelenv
 
 import (
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -149,24 +148,8 @@ func b2u(b bool) uint8 {
 // Resample redeals what the seat to play cannot see.
 func (e *Env) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
 
-// ResampleSeat redeals what seat me cannot see: the undrawn cards of each
-// level together with the opponent's blind reserves of that level, and the
-// order in which the bag's tokens will come out.
+// ResampleSeat redeals what seat me cannot see (the engine's Redeal).
 func (e *Env) ResampleSeat(me int, seed uint64) {
 	r := rng.New(seed)
-	s := &e.s
-	opp := &s.Players[1-me]
-	for l := 0; l < duel.NumLevels; l++ {
-		var slots []*duel.Card
-		for i := range s.Decks[l][:s.DeckSize[l]] {
-			slots = append(slots, &s.Decks[l][i])
-		}
-		for k := 0; k < int(opp.NumReserved); k++ {
-			if opp.Blind&(1<<k) != 0 && int(opp.Reserved[k].Info().Level) == l {
-				slots = append(slots, &opp.Reserved[k])
-			}
-		}
-		env.Redeal(&r, slots)
-	}
-	s.Chance = r.Uint64()
+	e.s.Redeal(me, &r)
 }

@@ -1,10 +1,12 @@
 package envtest
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,17 +70,28 @@ func determinizeKeepsTheView(t *testing.T, c Case) {
 }
 
 // botActionsAreLegalAndSeeded: every bot's advice is legal, the same for
-// the same seed, and nothing is stepped.
+// the same seed however the envs are listed, and nothing is stepped.
 func botActionsAreLegalAndSeeded(t *testing.T, c Case) {
 	v := makeVector(t, c, 29, nil)
 	play(t, v, c.Steps/8, 8, func(int, []int32) {})
 	before := mustStates(t, v)
-	for _, bot := range []string{"random", "greedy"} {
-		a, err := v.BotActions(allIDs(v), bot, 5)
+	for _, bot := range []string{"random", "greedy", "mcts:iterations=30,rollout=random"} {
+		a, err := v.BotActions(nil, bot, 5, nil)
 		require.NoError(t, err)
-		again, err := v.BotActions(allIDs(v), bot, 5)
+		again, err := v.BotActions(allIDs(v), bot, 5, nil)
 		require.NoError(t, err)
 		require.Equal(t, a, again)
+		seeds := make([]uint64, v.Len())
+		for i := range seeds {
+			seeds[i] = rng.Derive(5, uint64(i))
+		}
+		ids := allIDs(v)
+		slices.Reverse(ids)
+		slices.Reverse(seeds)
+		backwards, err := v.BotActions(ids, bot, 0, seeds)
+		require.NoError(t, err)
+		slices.Reverse(backwards)
+		require.Equal(t, a, backwards, "env i's own seed decides its advice, wherever it is listed")
 		na := v.Spec.NumActions
 		for i, action := range a {
 			if action >= 0 {
@@ -86,8 +99,10 @@ func botActionsAreLegalAndSeeded(t *testing.T, c Case) {
 			}
 		}
 	}
-	_, err := v.BotActions(allIDs(v), "oracle", 5)
+	_, err := v.BotActions(allIDs(v), "oracle", 5, nil)
 	require.ErrorIs(t, err, env.ErrBadOption)
+	_, err = v.BotActions(allIDs(v), "random", 5, []uint64{1})
+	require.ErrorIs(t, err, env.ErrBadShape)
 	require.Equal(t, before, mustStates(t, v))
 }
 

@@ -1,28 +1,49 @@
 package splendorenv
 
 import (
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
-// bot is a built-in player; each draws from its own seeded stream.
-type bot struct {
-	greedy bool
-	r      rng.Rand
+// builtin plays the built-in bots (random, greedy, mcts) of every env.
+var builtin bots.Bots[game, *game]
+
+// game is the engine's state as the bots see it (bots.Game).
+type game splendor.State
+
+func (g *game) state() *splendor.State { return (*splendor.State)(g) }
+
+func (g *game) ToPlay() int { return int(g.Seat) }
+func (g *game) Over() bool  { return g.state().Over() }
+
+func (g *game) Legal(buf []int) []int {
+	var legal splendor.ActionSet
+	g.state().Legal(&legal)
+	return bots.AppendSet(buf, legal[:])
 }
 
-func newBot(kind string, seed uint64) bot {
-	return bot{greedy: kind == BotGreedy, r: rng.New(seed)}
-}
-
-// act chooses a legal action for the seat to play.
-func (b *bot) act(s *splendor.State, legal *splendor.ActionSet) int {
-	s.Legal(legal)
-	if !b.greedy {
-		return legal.Nth(b.r.Intn(legal.Len()))
+func (g *game) Play(action int) {
+	if err := g.state().Apply(action); err != nil {
+		panic("splendorenv: a bot chose an illegal action: " + err.Error())
 	}
-	return greedyAction(s, legal, &b.r)
 }
+
+func (g *game) Random(r *rng.Rand) int {
+	var legal splendor.ActionSet
+	g.state().Legal(&legal)
+	return legal.Nth(r.Intn(legal.Len()))
+}
+
+func (g *game) Greedy(r *rng.Rand) int {
+	var legal splendor.ActionSet
+	g.state().Legal(&legal)
+	return greedyAction(g.state(), &legal, r)
+}
+
+func (g *game) Redeal(seat int, r *rng.Rand) { g.state().Redeal(seat, r) }
+
+func (g *game) Outcome() bots.Outcome { return bots.Shares(g.state().Winners(), int(g.NumPlayers)) }
 
 // payDone is the index of "pay done": the seat's gems pay for the rest.
 var payDone, _ = splendor.Action{Kind: splendor.PayDone}.Index()

@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +17,7 @@ import (
 func TestGreedyPlaysTheSameGameUnderBothPaymentRules(t *testing.T) {
 	payments := 0
 	for seed := uint64(0); seed < 100; seed++ {
-		auto, choose := newTable(3, seed, BotGreedy, false), newTable(3, seed, BotGreedy, true)
+		auto, choose := newTable(3, seed, "greedy", false), newTable(3, seed, "greedy", true)
 		for !auto.s.Over() {
 			_, err := auto.step()
 			require.NoError(t, err)
@@ -35,11 +37,27 @@ func TestGreedyPlaysTheSameGameUnderBothPaymentRules(t *testing.T) {
 	assert.Positive(t, payments, "no payment choice arose: the test checks nothing")
 }
 
+// player is a built-in bot of kind, drawing from its own stream.
+type player struct {
+	spec bots.Spec
+	r    rng.Rand
+}
+
+func newPlayer(kind string, seed uint64) *player {
+	spec, err := bots.Parse(kind)
+	if err != nil {
+		panic(err)
+	}
+	return &player{spec, rng.New(seed)}
+}
+
+// act is the bot's choice in s.
+func (p *player) act(s *splendor.State) int { return builtin.Act(p.spec, &p.r, (*game)(s)) }
+
 // table is a game in which every seat is a built-in bot of one kind.
 type table struct {
-	s     splendor.State
-	bots  [splendor.MaxPlayers]bot
-	legal splendor.ActionSet
+	s       splendor.State
+	players [splendor.MaxPlayers]*player
 }
 
 func newTable(players int, seed uint64, kind string, choose bool) *table {
@@ -47,14 +65,14 @@ func newTable(players int, seed uint64, kind string, choose bool) *table {
 	t.s, _ = splendor.New(players, seed)
 	t.s.ChoosePayment = choose
 	for i := 0; i < players; i++ {
-		t.bots[i] = newBot(kind, env.BotSeed(seed, i))
+		t.players[i] = newPlayer(kind, env.BotSeed(seed, i))
 	}
 	return t
 }
 
 // step plays the next decision and returns its kind.
 func (t *table) step() (splendor.Kind, error) {
-	a := t.bots[t.s.Seat].act(&t.s, &t.legal)
+	a := t.players[t.s.Seat].act(&t.s)
 	return splendor.ActionAt(a).Kind, t.s.Apply(a)
 }
 
@@ -98,7 +116,7 @@ func TestHowOftenThePaymentChoiceArises(t *testing.T) {
 	if testing.Short() {
 		games = 200
 	}
-	for _, kind := range []string{BotRandom, BotGreedy} {
+	for _, kind := range []string{"random", "greedy"} {
 		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
 			n := countChoices(players, kind, games)
 			t.Logf("%s, %d players: a choice in %.1f%% of %d purchases, in %.1f%% of %d games", kind, players,

@@ -5,6 +5,7 @@ package splendorenv
 
 import (
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
 )
 
@@ -28,12 +29,6 @@ const (
 	PaymentChoose = "choose"
 )
 
-// Bot kinds.
-const (
-	BotRandom = "random"
-	BotGreedy = "greedy"
-)
-
 // config is one env's options, read once by Make.
 type config struct {
 	players int
@@ -41,7 +36,7 @@ type config struct {
 	// seat is the client's seat in vs-bots mode, or -1 for a seat drawn per
 	// episode from the episode seed.
 	seat      int
-	bots      [splendor.MaxPlayers]string
+	bots      [splendor.MaxPlayers]bots.Spec
 	maxRounds int
 	reward    string
 	// choosePayment deals every game with splendor.State.ChoosePayment.
@@ -60,8 +55,7 @@ func readConfig(o *env.OptionReader) config {
 		reward:    o.String("reward", RewardTerminal, RewardTerminal, RewardScoreDiff),
 	}
 	c.seat = o.Int("seat", -1, -1, c.players-1)
-	bots := o.Strings("bots", BotRandom, c.players, BotRandom, BotGreedy)
-	copy(c.bots[:], bots)
+	copy(c.bots[:], o.Bots("bots", c.players))
 	c.choosePayment = o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
 	return c
 }

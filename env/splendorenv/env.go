@@ -2,6 +2,7 @@ package splendorenv
 
 import (
 	"fmt"
+	"github.com/splendor-rl/splendor/internal/rng"
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
@@ -12,7 +13,7 @@ type Env struct {
 	c         config
 	s         splendor.State
 	seats     env.Seating
-	bots      [splendor.MaxPlayers]bot
+	bots      [splendor.MaxPlayers]rng.Rand // each bot's stream
 	rewards   [splendor.MaxPlayers]float32
 	potential [splendor.MaxPlayers]float32 // score_diff shaping, at the client's last decision
 	legal     splendor.ActionSet
@@ -30,7 +31,7 @@ func (e *Env) Reset(seed uint64) {
 	e.s.ChoosePayment = e.c.choosePayment
 	e.seats.Start(seed)
 	for i := 0; i < e.c.players; i++ {
-		e.bots[i] = newBot(e.c.bots[i], env.BotSeed(seed, i))
+		e.bots[i] = rng.New(env.BotSeed(seed, i))
 	}
 	e.playBots()
 	e.rewards = [splendor.MaxPlayers]float32{}
@@ -63,7 +64,7 @@ func (e *Env) apply(action int) error {
 
 func (e *Env) playBots() {
 	for e.seats.BotToPlay(int(e.s.Seat), e.s.Over()) {
-		if err := e.apply(e.bots[e.s.Seat].act(&e.s, &e.legal)); err != nil {
+		if err := e.apply(builtin.Act(e.c.bots[e.s.Seat], &e.bots[e.s.Seat], (*game)(&e.s))); err != nil {
 			panic("splendorenv: bot chose an illegal action: " + err.Error())
 		}
 	}

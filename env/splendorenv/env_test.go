@@ -174,9 +174,9 @@ func greedyWinRate(t *testing.T, n int) float64 {
 	wins := 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		e.Reset(seed)
-		me := newBot(BotGreedy, seed)
+		me := newPlayer("greedy", seed)
 		for !e.done() {
-			require.NoError(t, e.Step(me.act(&e.s, &e.legal)))
+			require.NoError(t, e.Step(me.act(&e.s)))
 		}
 		if e.s.Winners() == 1<<e.seats.Me {
 			wins++

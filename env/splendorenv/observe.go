@@ -1,7 +1,6 @@
 package splendorenv
 
 import (
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -149,25 +148,8 @@ func b2u(b bool) uint8 {
 // Resample redeals what the seat to play cannot see.
 func (e *Env) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
 
-// ResampleSeat redeals what seat me cannot see: the undrawn cards of each
-// level together with the other seats' blind-reserved cards of that level
-// are shuffled and put back in the same places.
+// ResampleSeat redeals what seat me cannot see (the engine's Redeal).
 func (e *Env) ResampleSeat(me int, seed uint64) {
 	r := rng.New(seed)
-	s := &e.s
-	for l := 0; l < splendor.NumLevels; l++ {
-		var slots []*splendor.Card
-		for i := range s.Decks[l][:s.DeckSize[l]] {
-			slots = append(slots, &s.Decks[l][i])
-		}
-		for seat := 0; seat < int(s.NumPlayers); seat++ {
-			p := &s.Players[seat]
-			for k := 0; k < int(p.NumReserved); k++ {
-				if seat != me && p.Blind&(1<<k) != 0 && int(p.Reserved[k].Info().Level) == l {
-					slots = append(slots, &p.Reserved[k])
-				}
-			}
-		}
-		env.Redeal(&r, slots)
-	}
+	e.s.Redeal(me, &r)
 }

@@ -2,6 +2,8 @@ package splendorenv
 
 import (
 	"fmt"
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/rng"
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
@@ -31,7 +33,7 @@ func (e *Env) kept() env.Kept {
 	n := e.c.players
 	k := env.Kept{Seats: &e.seats, Rewards: e.rewards[:n], Potential: e.potential[:n]}
 	for i := range n {
-		k.Bots = append(k.Bots, &e.bots[i].r)
+		k.Bots = append(k.Bots, &e.bots[i])
 	}
 	return k
 }
@@ -63,10 +65,7 @@ func (e *Env) fits(s *splendor.State, b env.Bookkeeping) error {
 func (e *Env) CopyFrom(src env.Env) { *e = *src.(*Env) }
 
 // BotAction is the action bot would choose now, drawing from seed.
-func (e *Env) BotAction(bot string, seed uint64) (int, error) {
-	if bot != BotRandom && bot != BotGreedy {
-		return 0, fmt.Errorf("%w: bot %q (known: %s, %s)", env.ErrBadOption, bot, BotRandom, BotGreedy)
-	}
-	b, s := newBot(bot, seed), e.s
-	return b.act(&s, &e.legal), nil
+func (e *Env) BotAction(bot bots.Spec, seed uint64) int {
+	r := rng.New(seed)
+	return builtin.Act(bot, &r, (*game)(&e.s))
 }

@@ -1,6 +1,7 @@
 """Play a policy against the built-in bots for N seeded games and print its win rate with a 95% Wilson interval.
 
     python -m splendor_rl.evaluate --policy random --opponent greedy --games 1000
+    python -m splendor_rl.evaluate --policy mcts --opponent greedy --games 500
     python -m splendor_rl.evaluate --policy runs/ppo.pt --opponent random --games 1000 --url ws://127.0.0.1:8765/ws
     python -m splendor_rl.evaluate --env splendor-duel-v1 --policy random --opponent greedy --games 1000
 
@@ -9,7 +10,9 @@ Game j (0-based) is dealt from episode seed `--seed + j`, which also draws the p
 game j come from a generator seeded by (seed, j), so the result depends only on the arguments (not on
 `--num-envs` or on timing). A win is a terminal reward > 0 for the policy's seat; a truncated game (turn limit) is
 not a win. `--policy random` needs no torch; a checkpoint (saved by examples/ppo.py) needs torch, and plays the
-env it was trained on unless `--env` names it. A failure the user can act on (a dead `--url`, an unknown env, a
+env it was trained on unless `--env` names it. A built-in bot's name (`greedy`, `mcts`, `mcts:800`…, docs/bots.md)
+as the policy asks the server what that bot would play (`bot_actions`), drawing its decision j of game i from a
+seed derived from (seed, i, j); `--opponent` takes any bot name too. A failure the user can act on (a dead `--url`, an unknown env, a
 lost connection) prints one line on stderr and exits 1.
 
 `--results PATH` writes each finished game to PATH (JSON Lines) as it ends; with `--resume`, the games already in
@@ -147,6 +150,33 @@ def random_policy(seed: int) -> Policy:
     return act
 
 
+BOTS = ("greedy", "mcts")
+
+
+def is_bot(name: str) -> bool:
+    """Whether a --policy names a built-in bot (the server checks its settings)."""
+    return name.split(":", 1)[0] in BOTS
+
+
+def bot_policy(bot: str, seed: int) -> Policy:
+    """A built-in bot playing the policy's seat on the server. It needs the envs, which `play` hands it as
+    `act.envs`; decision j of game i draws from a seed derived from (seed, i, j), whatever the batching."""
+    decisions: dict[int, int] = {}
+
+    def act(obs: np.ndarray, mask: np.ndarray, games: np.ndarray, env_ids: np.ndarray) -> np.ndarray:
+        seeds = []
+        for g in games.tolist():
+            j = decisions.get(g, 0)
+            decisions[g] = j + 1
+            words = np.random.SeedSequence([seed, g, j]).generate_state(2, np.uint32)
+            seeds.append(int(words[0]) << 32 | int(words[1]))
+        return act.envs.bot_actions(bot, env_ids=env_ids, seeds=seeds)
+
+    act.bot = bot  # type: ignore[attr-defined]
+    act.envs = None  # type: ignore[attr-defined]
+    return act
+
+
 def checkpoint_policy(path: str, seed: int = 0, sample: bool = False) -> Policy:
     """A network saved by examples/ppo.py: the most probable legal action, or (sample=True) a draw from its
     masked distribution with one generator per game."""
@@ -196,6 +226,8 @@ def play(policy: Policy, games: int, *, seed: int = 0, opponent: str = "random",
         envs = SplendorVectorEnv(env_id, max(1, min(num_envs, len(todo))), seed=seed, url=url,
                                  connection=connection, mode="vs_bots", bots=opponent, players=players,
                                  autoreset="disabled", **options)
+        if hasattr(policy, "bot"):
+            policy.envs = envs  # type: ignore[attr-defined]
         try:
             _play_games(policy, envs, todo, seed, record)
         finally:
@@ -215,7 +247,10 @@ def _play_games(policy: Policy, envs: SplendorVectorEnv, todo: list[int], seed: 
     while left:
         actions = infos["action_mask"].argmax(axis=1)  # any legal action for envs replaying a dummy deal
         live = np.flatnonzero(game_of >= 0)
-        actions[live] = policy(obs[live], infos["action_mask"][live], game_of[live])
+        if hasattr(policy, "bot"):
+            actions[live] = policy(obs[live], infos["action_mask"][live], game_of[live], live)
+        else:
+            actions[live] = policy(obs[live], infos["action_mask"][live], game_of[live])
         obs, rewards, terminated, truncated, infos = envs.step(actions)
         steps[game_of[live]] += 1
         ended = np.flatnonzero(terminated | truncated)
@@ -253,7 +288,7 @@ def format_result(name: str, opponent: str, r: Result) -> str:
 def run_key(args: argparse.Namespace) -> dict:
     """What decides the games, a checkpoint by its content (not --games: a resumed run may ask for more)."""
     run = {k: getattr(args, k) for k in ("env", "policy", "opponent", "seed", "players", "sample", "max_rounds")}
-    if args.policy != "random":
+    if args.policy != "random" and not is_bot(args.policy):
         with open(args.policy, "rb") as f:
             run["policy_sha256"] = hashlib.sha256(f.read()).hexdigest()
     return run
@@ -274,9 +309,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m splendor_rl.evaluate", description=__doc__.split("\n")[0])
     parser.add_argument("--env", default=None, help="the env id: splendor-v1, splendor-duel-v1 (default: the "
                         "checkpoint's, else splendor-v1)")
-    parser.add_argument("--policy", default="random", help="`random`, or the path of a checkpoint saved by "
-                        "examples/ppo.py")
-    parser.add_argument("--opponent", default="random", choices=["random", "greedy"], help="the bots' kind")
+    parser.add_argument("--policy", default="random", help="`random`, a built-in bot (`greedy`, `mcts`, "
+                        "`mcts:800`…), or the path of a checkpoint saved by examples/ppo.py")
+    parser.add_argument("--opponent", default="random", help="the bots' kind: random, greedy, mcts, mcts:800…")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="game j is dealt from seed + j")
     parser.add_argument("--players", type=int, default=2)
@@ -296,6 +331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.policy == "random":
         policy = random_policy(args.seed)
+    elif is_bot(args.policy):
+        policy = bot_policy(args.policy, args.seed)
     else:
         try:
             import torch

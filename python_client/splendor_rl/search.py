@@ -44,10 +44,14 @@ class SearchOps:
         self._check_open()
         return self._changed(self.connection.call("fork", handle=self.handle, src=_ids(src), dst=_ids(dst)))
 
-    def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None) -> np.ndarray:
-        """The action a built-in bot would choose now in each env (-1 where the episode is over); nothing moves."""
+    def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None,
+                    seeds: Sequence[int] | None = None) -> np.ndarray:
+        """The action a built-in bot (`random`, `greedy`, `mcts`, `mcts:800`…: docs/bots.md) would choose now in
+        each env (-1 where the episode is over); nothing moves. Env i draws from derive(seed, i), or, given
+        `seeds` (one per env listed), from its own seed: advice that does not depend on where an env sits."""
         self._check_open()
-        reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, seed=seed)
+        fields = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
+        reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, **fields)
         return to_numpy(reply["actions"])
 
     def _changed(self, reply: dict) -> tuple[np.ndarray, dict]:

@@ -18,7 +18,7 @@ pytest.importorskip("torch")
 pytest.importorskip("tqdm")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-RESULT = re.compile(r"^policy (\S+) vs (random|greedy): (\d+)/(\d+) wins = (\d+\.\d)% "
+RESULT = re.compile(r"^policy (\S+) vs (\S+): (\d+)/(\d+) wins = (\d+\.\d)% "
                     r"\(95% CI (\d+\.\d)–(\d+\.\d)%\), (\d+) truncated(, \d+ draws)?$")
 
 
@@ -192,6 +192,22 @@ def test_evaluate_plays_duel(url):
     first = evaluate(url, "--env", "splendor-duel-v1", "--opponent", "greedy", "--games", "4", "--num-envs", "2")
     assert parse(first)[:2] == ("random", "greedy") and parse(first)[3] == 4
     assert evaluate(url, "--env", "splendor-duel-v1", "--opponent", "greedy", "--games", "4") == first
+
+
+@pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
+def test_evaluate_a_built_in_bot_as_the_policy(url, env_id):
+    """`--policy mcts:…` is the server's bot in the policy's seat, seeded per game and decision: the result does
+    not depend on the batching, and a small search already beats random."""
+    args = ("--env", env_id, "--policy", "mcts:iterations=40", "--opponent", "random", "--games", "6")
+    first = evaluate(url, *args, "--num-envs", "3")
+    name, opponent, wins, games, _ = parse(first)
+    assert (name, opponent, games) == ("mcts:iterations=40", "random", 6) and wins >= 4
+    assert evaluate(url, *args, "--num-envs", "2") == first
+
+
+def test_evaluate_refuses_an_unknown_bot_in_one_line(url):
+    proc = run("-m", "splendor_rl.evaluate", "--url", url, "--games", "2", "--opponent", "mcts:fast")
+    assert proc.returncode == 1 and "BadOption" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
 def test_evaluate_dead_url_is_one_line(free_url):

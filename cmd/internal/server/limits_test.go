@@ -190,6 +190,14 @@ func TestSearchOpsOverTheWire(t *testing.T) {
 	var advice wire.ActionsReply
 	require.NoError(t, b.Call(wire.Request{Op: wire.OpBotActions, Handle: madeB.Handle, Bot: "greedy", Seed: seed(1)}, &advice))
 	require.Equal(t, []int{3}, advice.Actions.Shape)
+	var searched wire.ActionsReply
+	require.NoError(t, b.Call(wire.Request{Op: wire.OpBotActions, Handle: madeB.Handle, EnvIDs: wire.EnvIDs{2},
+		Bot: "mcts:50", Seeds: wire.Seeds{9}}, &searched))
+	require.Equal(t, []int{1}, searched.Actions.Shape)
+	requireCode(t, b.Call(wire.Request{Op: wire.OpBotActions, Handle: madeB.Handle, Bot: "greedy", Seed: seed(1),
+		Seeds: wire.Seeds{1, 2, 3}}, &advice), wire.CodeBadShape)
+	requireCode(t, b.Call(wire.Request{Op: wire.OpBotActions, Handle: madeB.Handle, Bot: "mcts:0"}, &advice),
+		wire.CodeBadOption)
 	var after wire.StatesReply
 	require.NoError(t, b.Call(wire.Request{Op: wire.OpGetState, Handle: madeB.Handle}, &after))
 	require.Equal(t, saved.States, after.States, "a refused set_state and bot advice change nothing")

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"runtime"
 	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 )
 
 // What the server holds, and the limits that bound it (configs/server.yaml
@@ -11,8 +13,13 @@ import (
 //
 //	per connection, reserved when it is admitted: connectionBytes
 //	per env, reserved by make until its close reply is sent: envBytes
-//	worst case = max_connections × connectionBytes + max_envs_total × the largest envBytes
+//	per worker: one bot search's tree (bots.TreeBytes)
+//	worst case = max_connections × connectionBytes + workers × bots.TreeBytes
+//	             + max_envs_total × the largest envBytes
 //
+// A bot's search runs on the goroutine that steps its env: a pool worker or
+// the connection's own (which steps a share of its batch), so searches at
+// once are at most connections + workers, each holding one tree.
 // A connection's queued replies are bounded by its envs (queueAllowance),
 // so they are part of envBytes; everything else a connection holds is part
 // of connectionBytes.
@@ -31,10 +38,11 @@ const (
 )
 
 // connectionBytes bounds what a connection holds apart from its envs' share
-// of replies: its buffers, and while a request is handled the frame (a
-// bytes.Buffer grown to at most twice it) and the request decoded from it.
+// of replies: its buffers, while a request is handled the frame (a
+// bytes.Buffer grown to at most twice it) and the request decoded from it,
+// and a bot's search tree.
 func connectionBytes(maxMessage int64) int64 {
-	return readBufferBytes + writeBufferBytes + 3*maxMessage + replySlack
+	return readBufferBytes + writeBufferBytes + 3*maxMessage + replySlack + bots.TreeBytes
 }
 
 // replyBytesPerEnv is one env's share of a reset or step reply: its rows of
@@ -93,5 +101,10 @@ func WorstCaseMemory(cfg Config) int64 {
 			heaviest = max(heaviest, envBytes(v))
 		}
 	}
-	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) + int64(cfg.MaxEnvsTotal)*heaviest
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) + int64(workers)*bots.TreeBytes +
+		int64(cfg.MaxEnvsTotal)*heaviest
 }

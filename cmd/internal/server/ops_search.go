@@ -1,7 +1,10 @@
 package server
 
 import (
+	"fmt"
+
 	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/internal/quote"
 )
 
@@ -68,6 +71,16 @@ func botActions(b *batch, req *wire.Request) (any, error) {
 	if req.Seed != nil {
 		seed = uint64(*req.Seed)
 	}
-	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed)
+	var seeds []uint64
+	if req.Seeds != nil {
+		if req.Seed != nil {
+			return nil, fmt.Errorf("%w: give seed or seeds, not both", env.ErrBadShape)
+		}
+		seeds = make([]uint64, len(req.Seeds))
+		for k, s := range req.Seeds {
+			seeds[k] = uint64(s)
+		}
+	}
+	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed, seeds)
 	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
 }

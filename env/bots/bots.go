@@ -1,0 +1,92 @@
+// Package bots is the built-in players, written once for every game: random,
+// greedy (each game's own one-ply heuristic) and information-set Monte Carlo
+// tree search, over the small Game interface each env implements on its
+// engine's state. It imports only the standard library and internal/.
+package bots
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// MaxSeats bounds the seats of every game (Splendor's four).
+const MaxSeats = 4
+
+// Outcome is each seat's share of the win, in [0, 1], summing to 1.
+type Outcome [MaxSeats]float32
+
+// Game is what the bots need of a game: S is a plain value (assigning it
+// copies the game, as the engines' States are) and *S has these methods.
+type Game[S any] interface {
+	*S
+	// ToPlay is the seat to decide.
+	ToPlay() int
+	// Over reports the end of the game, blocked games included.
+	Over() bool
+	// Legal appends the legal action indices, in increasing order, to buf.
+	Legal(buf []int) []int
+	// Play applies a legal action.
+	Play(action int)
+	// Random and Greedy are the random and greedy bots' choices now.
+	Random(r *rng.Rand) int
+	Greedy(r *rng.Rand) int
+	// Redeal redeals everything seat cannot see (see env.Resampler).
+	Redeal(seat int, r *rng.Rand)
+	// Outcome is the result of a game that is over (nobody wins a blocked
+	// one: equal shares).
+	Outcome() Outcome
+}
+
+// Bots plays one game's built-in bots; the zero value is ready. Searches
+// reuse their trees from a pool: one tree per search running at once (the
+// worker pool's width), not one per env, so memory does not grow with the
+// number of envs.
+type Bots[S any, G Game[S]] struct{ trees sync.Pool }
+
+// Act is the action bot chooses for the seat to play in s, drawing from
+// the bot's stream r; s is not changed.
+func (b *Bots[S, G]) Act(bot Spec, r *rng.Rand, s *S) int {
+	switch bot.Kind {
+	case Random:
+		return G(s).Random(r)
+	case Greedy:
+		return G(s).Greedy(r)
+	}
+	t, _ := b.trees.Get().(*tree[S, G])
+	if t == nil {
+		t = new(tree[S, G])
+	}
+	action := t.search(bot.Search, s, r.Uint64())
+	b.trees.Put(t)
+	return action
+}
+
+// Shares is the Outcome of a game over whose winners are the bits of
+// winners (bit i for seat i): a shared win splits 1; no winner (a blocked
+// game) is a draw among all players.
+func Shares(winners uint8, players int) Outcome {
+	var o Outcome
+	k := bits.OnesCount8(winners)
+	for i := range players {
+		switch {
+		case k == 0:
+			o[i] = 1 / float32(players)
+		case winners&(1<<i) != 0:
+			o[i] = 1 / float32(k)
+		}
+	}
+	return o
+}
+
+// AppendSet appends the members of a bit set (bit i of word i/64 for action
+// i), in increasing order, to buf: Legal for an engine's action set.
+func AppendSet(buf []int, set []uint64) []int {
+	for w, word := range set {
+		for ; word != 0; word &= word - 1 {
+			buf = append(buf, w*64+bits.TrailingZeros64(word))
+		}
+	}
+	return buf
+}

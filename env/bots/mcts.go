@@ -1,0 +1,203 @@
+package bots
+
+import (
+	"math"
+	"slices"
+
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012):
+// every iteration redeals what the searching seat cannot see, then walks one
+// tree of decisions shared by all those deals. A child is only available
+// where its action is legal in the iteration's deal, so UCB counts, instead
+// of its parent's visits, the times the child was available. Each node keeps
+// the results of the seat that chose its action, so every seat, opponents
+// included, picks what is best for itself.
+
+// TreeBytes bounds the memory of one search (MaxIterations + 1 nodes, as
+// long a path, the positions and action lists): the server counts one per
+// search that can run at once.
+const TreeBytes = (MaxIterations+1)*(nodeBytes+stepBytes) + 16<<10
+
+const nodeBytes, stepBytes = 24, 8 // unsafe.Sizeof of node and step, kept equal by a test
+
+// maxRollout cuts a playout that has not ended (a rare stalling game) and
+// scores it as a draw.
+const maxRollout = 1000
+
+// node is one action in the tree; nodes live in one slice and link by index
+// (0, the root, never being anyone's child nor sibling).
+type node struct {
+	child, sibling int32 // first child; next child of the same parent
+	visits, avail  uint32
+	value          float32 // sum of the choosing seat's outcomes
+	action         int16
+}
+
+// step is one node on an iteration's path and the seat that chose it.
+type step struct {
+	node int32
+	seat int8
+}
+
+// tree is one search's memory, reused from search to search.
+type tree[S any, G Game[S]] struct {
+	root, game S // the position searched; this iteration's deal of it
+	nodes      []node
+	path       []step
+	legal      []int
+	legalBits  []uint64 // legal, as a bit set over action indices
+	triedBits  []uint64 // the legal actions that already have a child
+	r          rng.Rand
+}
+
+// search returns the most visited of the root's actions after set's
+// iterations, drawing from seed; s is not changed.
+func (t *tree[S, G]) search(set Settings, s *S, seed uint64) int {
+	t.root, t.r = *s, rng.New(seed)
+	t.legal = G(&t.root).Legal(t.legal[:0])
+	if len(t.legal) == 1 {
+		return t.legal[0]
+	}
+	seat := G(&t.root).ToPlay()
+	t.nodes = append(slices.Grow(t.nodes[:0], set.Iterations+1), node{})
+	for range set.Iterations {
+		t.game = t.root
+		G(&t.game).Redeal(seat, &t.r)
+		t.descend(set.Exploration)
+		t.playOut(set.Rollout)
+		t.backUp(G(&t.game).Outcome())
+	}
+	t.legal = G(&t.root).Legal(t.legal[:0])
+	t.markLegal()
+	return t.best()
+}
+
+// descend walks from the root by UCB until it adds a node for an action
+// never tried there (or the game ends).
+func (t *tree[S, G]) descend(c float64) {
+	g := G(&t.game)
+	t.path = t.path[:0]
+	at := int32(0)
+	for !g.Over() {
+		t.legal = g.Legal(t.legal[:0])
+		t.markLegal()
+		seat := int8(g.ToPlay())
+		next, tried := t.choose(at, c)
+		if tried < len(t.legal) {
+			next = t.expand(at, t.untried(tried))
+		}
+		g.Play(int(t.nodes[next].action))
+		t.path = append(t.path, step{next, seat})
+		if tried < len(t.legal) {
+			return
+		}
+		at = next
+	}
+}
+
+// choose scores at's children that are legal in this deal, counting their
+// availability, and returns the best with how many there were.
+func (t *tree[S, G]) choose(at int32, c float64) (best int32, tried int) {
+	bestScore := math.Inf(-1)
+	for i := t.nodes[at].child; i != 0; i = t.nodes[i].sibling {
+		n := &t.nodes[i]
+		if !has(t.legalBits, int(n.action)) {
+			continue
+		}
+		n.avail++
+		tried++
+		t.triedBits[n.action>>6] |= 1 << (n.action & 63)
+		visits := float64(n.visits)
+		score := float64(n.value)/visits + c*math.Sqrt(math.Log(float64(n.avail))/visits)
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best, tried
+}
+
+// untried picks uniformly one of the legal actions without a child.
+func (t *tree[S, G]) untried(tried int) int {
+	k := t.r.Intn(len(t.legal) - tried)
+	for _, a := range t.legal {
+		if !has(t.triedBits, a) {
+			if k == 0 {
+				return a
+			}
+			k--
+		}
+	}
+	panic("bots: no untried action")
+}
+
+// expand adds a child of at for action.
+func (t *tree[S, G]) expand(at int32, action int) int32 {
+	i := int32(len(t.nodes))
+	t.nodes = append(t.nodes, node{sibling: t.nodes[at].child, avail: 1, action: int16(action)})
+	t.nodes[at].child = i
+	return i
+}
+
+// playOut plays the deal to the end with the rollout bot.
+func (t *tree[S, G]) playOut(rollout Kind) {
+	g := G(&t.game)
+	for n := 0; n < maxRollout && !g.Over(); n++ {
+		if rollout == Greedy {
+			g.Play(g.Greedy(&t.r))
+		} else {
+			g.Play(g.Random(&t.r))
+		}
+	}
+}
+
+// backUp credits every node of the path with its choosing seat's outcome; a
+// playout cut short counts as a draw.
+func (t *tree[S, G]) backUp(outcome Outcome) {
+	if !G(&t.game).Over() {
+		for i := range outcome {
+			outcome[i] = 0.5
+		}
+	}
+	for _, s := range t.path {
+		n := &t.nodes[s.node]
+		n.visits++
+		n.value += outcome[s.seat]
+	}
+}
+
+// best is the root's most visited action legal in the position itself, not
+// only in some deal of it (ties: the better mean, then the later child).
+func (t *tree[S, G]) best() int {
+	best := int32(0)
+	for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
+		n, b := &t.nodes[i], &t.nodes[best]
+		if has(t.legalBits, int(n.action)) &&
+			(best == 0 || n.visits > b.visits || n.visits == b.visits && n.value >= b.value) {
+			best = i
+		}
+	}
+	if best == 0 {
+		return t.legal[0] // no deal agreed with the position: cannot happen if Redeal keeps all seat can see
+	}
+	return int(t.nodes[best].action)
+}
+
+// markLegal writes t.legal as bits and clears the tried bits.
+func (t *tree[S, G]) markLegal() {
+	words := (t.legal[len(t.legal)-1] >> 6) + 1
+	for len(t.legalBits) < words {
+		t.legalBits = append(t.legalBits, 0)
+		t.triedBits = append(t.triedBits, 0)
+	}
+	clear(t.legalBits)
+	clear(t.triedBits)
+	for _, a := range t.legal {
+		t.legalBits[a>>6] |= 1 << (a & 63)
+	}
+}
+
+func has(bits []uint64, a int) bool {
+	return a>>6 < len(bits) && bits[a>>6]>>(a&63)&1 != 0
+}

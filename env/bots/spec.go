@@ -1,0 +1,124 @@
+package bots
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind is how a bot chooses.
+type Kind uint8
+
+const (
+	Random Kind = iota // uniformly among the legal actions
+	Greedy             // the game's one-ply heuristic
+	MCTS               // information-set Monte Carlo tree search
+)
+
+// Names are the bots' names, in Kind order.
+var Names = []string{"random", "greedy", "mcts"}
+
+func (k Kind) String() string { return Names[k] }
+
+// Settings tune the search.
+type Settings struct {
+	Iterations  int     // playouts per decision
+	Exploration float64 // UCB's constant c: higher tries more actions
+	Rollout     Kind    // Random or Greedy: who plays the playouts to the end
+}
+
+// DefaultSettings are "mcts" alone.
+var DefaultSettings = Settings{Iterations: 1000, Exploration: 0.7, Rollout: Greedy}
+
+// MaxIterations bounds a search, and so its tree: see TreeBytes.
+const MaxIterations = 20_000
+
+// Spec is a bot as its name describes it.
+type Spec struct {
+	Kind   Kind
+	Search Settings // for MCTS
+}
+
+// ErrBadBot reports a name that is not a bot.
+var ErrBadBot = errors.New("bad bot")
+
+// Parse reads a bot's name: "random", "greedy", "mcts", "mcts:800" (that
+// many iterations) or "mcts:iterations=800,exploration=0.7,rollout=random"
+// (any of the three settings, in any order).
+func Parse(name string) (Spec, error) {
+	kindName, settings, hasSettings := strings.Cut(name, ":")
+	for k, n := range Names {
+		if n != kindName {
+			continue
+		}
+		spec := Spec{Kind: Kind(k)}
+		if spec.Kind != MCTS {
+			if hasSettings {
+				return Spec{}, fmt.Errorf("%w: %q: only mcts takes settings", ErrBadBot, name)
+			}
+			return spec, nil
+		}
+		spec.Search = DefaultSettings
+		if !hasSettings {
+			return spec, nil
+		}
+		err := spec.Search.parse(settings)
+		if err != nil {
+			err = fmt.Errorf("%w: %q: %v", ErrBadBot, name, err)
+		}
+		return spec, err
+	}
+	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
+		"\"mcts:iterations=800,exploration=0.7,rollout=random\")", ErrBadBot, name, strings.Join(Names, ", "))
+}
+
+func (s *Settings) parse(text string) error {
+	if n, err := strconv.Atoi(text); err == nil {
+		return s.setIterations(n)
+	}
+	for _, field := range strings.Split(text, ",") {
+		key, value, _ := strings.Cut(field, "=")
+		if err := s.set(key, value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Settings) set(key, value string) error {
+	switch key {
+	case "iterations":
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("iterations: want an integer, got %q", value)
+		}
+		return s.setIterations(n)
+	case "exploration":
+		c, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(c >= 0 && c <= 100) {
+			return fmt.Errorf("exploration: want a number in [0, 100], got %q", value)
+		}
+		s.Exploration = c
+	case "rollout":
+		switch value {
+		case "random":
+			s.Rollout = Random
+		case "greedy":
+			s.Rollout = Greedy
+		default:
+			return fmt.Errorf("rollout: want random or greedy, got %q", value)
+		}
+	default:
+		return fmt.Errorf("unknown setting %q (known: iterations, exploration, rollout)", key)
+	}
+	return nil
+}
+
+func (s *Settings) setIterations(n int) error {
+	if n < 1 || n > MaxIterations {
+		return fmt.Errorf("iterations: want an integer in [1, %d], got %d", MaxIterations, n)
+	}
+	s.Iterations = n
+	return nil
+}
