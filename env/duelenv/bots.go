@@ -1,6 +1,8 @@
 package duelenv
 
 import (
+	"math/bits"
+
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -57,18 +59,18 @@ func greedyAction(s *duel.State, legal *duel.ActionSet, r *rng.Rand) int {
 	g.goal = g.target()
 	g.need = g.shortfall(g.goal)
 	best, bestScore, ties := -1, 0, 0
-	for i := 0; i < duel.NumActions; i++ {
-		if !legal.Has(i) {
-			continue
-		}
-		score := g.score(duel.ActionAt(i))
-		switch {
-		case best < 0 || score > bestScore:
-			best, bestScore, ties = i, score, 1
-		case score == bestScore:
-			ties++
-			if r.Intn(ties) == 0 {
-				best = i
+	for w, word := range legal {
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			score := g.score(i, duel.ActionAt(i))
+			switch {
+			case best < 0 || score > bestScore:
+				best, bestScore, ties = i, score, 1
+			case score == bestScore:
+				ties++
+				if r.Intn(ties) == 0 {
+					best = i
+				}
 			}
 		}
 	}
@@ -82,7 +84,8 @@ type greedy struct {
 	need   [duel.NumCostKinds]int // tokens the target card still needs, by kind
 }
 
-func (g *greedy) score(a duel.Action) int {
+// score rates action a, of index i.
+func (g *greedy) score(i int, a duel.Action) int {
 	s := g.s
 	switch a.Kind {
 	case duel.BuyCard:
@@ -90,7 +93,7 @@ func (g *greedy) score(a duel.Action) int {
 	case duel.BuyReserved:
 		return 1000 + g.cardValue(g.p.Reserved[a.Slot])
 	case duel.TakeLine:
-		return g.lineValue(a)
+		return g.lineValue(i, a)
 	case duel.UsePrivilege:
 		return 10*g.wanted(s.Board[a.Cell]) - 15 // worth it only for a token the target needs
 	case duel.Replenish:
@@ -150,11 +153,10 @@ func (g *greedy) cardValue(c duel.Card) int {
 
 // lineValue rewards tokens the target needs, a little any token, and
 // penalises a take that hands the opponent a privilege or must be given back.
-func (g *greedy) lineValue(a duel.Action) int {
+func (g *greedy) lineValue(i int, a duel.Action) int {
 	var taken duel.Tokens
 	value := 0
-	cells := lineCells(a)
-	for _, cell := range cells[:a.Len] {
+	for _, cell := range lineCells[i][:a.Len] {
 		kind := g.s.Board[cell]
 		if g.need[kind] > int(taken[kind]) {
 			value += 10
@@ -174,16 +176,22 @@ func (g *greedy) lineValue(a duel.Action) int {
 	return value - 5*max(over, 0)
 }
 
-// lineCells lists the cells of a take action (the first a.Len).
-func lineCells(a duel.Action) [duel.MaxLine]int {
-	step := [duel.NumDirections][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}[a.Dir]
-	row, col := int(a.Cell)/duel.BoardSide, int(a.Cell)%duel.BoardSide
-	var cells [duel.MaxLine]int
-	for k := 0; k < int(a.Len); k++ {
-		cells[k] = (row+k*step[0])*duel.BoardSide + col + k*step[1]
+// lineCells lists, per action index, the cells of a take action (the first
+// a.Len), worked out once.
+var lineCells = func() (cells [duel.NumActions][duel.MaxLine]uint8) {
+	steps := [duel.NumDirections][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
+	for i := range cells {
+		a := duel.ActionAt(i)
+		if a.Kind != duel.TakeLine {
+			continue
+		}
+		row, col := int(a.Cell)/duel.BoardSide, int(a.Cell)%duel.BoardSide
+		for k := 0; k < int(a.Len); k++ {
+			cells[i][k] = uint8((row+k*steps[a.Dir][0])*duel.BoardSide + col + k*steps[a.Dir][1])
+		}
 	}
 	return cells
-}
+}()
 
 func (g *greedy) wanted(kind duel.Gem) int {
 	if kind == duel.NoGem || kind == duel.Gold {
@@ -196,26 +204,33 @@ func (g *greedy) wanted(kind duel.Gem) int {
 // missing token.
 func (g *greedy) target() duel.Card {
 	best, bestValue := duel.NoCard, -1
-	consider := func(c duel.Card) {
-		if c == duel.NoCard {
-			return
-		}
-		missing := 0
-		for _, n := range g.shortfall(c) {
-			missing += n
-		}
-		missing = max(missing-int(g.p.Tokens[duel.Gold]), 0)
-		if value := g.cardValue(c) / (1 + missing); value > bestValue {
-			best, bestValue = c, value
-		}
-	}
 	for _, c := range g.s.Pyramid {
-		consider(c)
+		best, bestValue = g.better(c, best, bestValue)
 	}
 	for _, c := range g.p.Reserved[:g.p.NumReserved] {
-		consider(c)
+		best, bestValue = g.better(c, best, bestValue)
 	}
 	return best
+}
+
+// better is card c if it is worth more than best (worth bestValue).
+func (g *greedy) better(c, best duel.Card, bestValue int) (duel.Card, int) {
+	if c == duel.NoCard {
+		return best, bestValue
+	}
+	worth := g.cardValue(c)
+	if worth <= bestValue { // value = worth / (1 + missing) cannot beat best: skip the count
+		return best, bestValue
+	}
+	missing := 0
+	for _, n := range g.shortfall(c) {
+		missing += n
+	}
+	missing = max(missing-int(g.p.Tokens[duel.Gold]), 0)
+	if value := worth / (1 + missing); value > bestValue {
+		return c, value
+	}
+	return best, bestValue
 }
 
 func (g *greedy) shortfall(c duel.Card) [duel.NumCostKinds]int {
