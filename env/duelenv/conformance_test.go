@@ -19,6 +19,9 @@ const maxDecisionsPerTurn = 30
 // it); a case made with autoreset same_step would fail RandomSimulation,
 // which expects an ended env's mask to be empty.
 
+// smallMCTS is a search bot cheap enough to play thousands of decisions.
+const smallMCTS = "mcts:iterations=3,rollout=random"
+
 func TestConformance(t *testing.T) {
 	cases := map[string]env.Options{
 		"self-play":                                 nil,
@@ -31,6 +34,7 @@ func TestConformance(t *testing.T) {
 		"choose payment vs greedy bot":              {"payment": "choose", "mode": "vs_bots", "bots": "greedy"},
 		"choose payment vs random bot, seat 0":      {"payment": "choose", "mode": "vs_bots", "seat": 0},
 		"choose payment, forfeit policy":            {"payment": "choose", "illegal_action": "forfeit"},
+		"choose payment vs a small mcts bot":        {"payment": "choose", "mode": "vs_bots", "bots": smallMCTS},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -33,6 +33,8 @@ func TestConformance(t *testing.T) {
 		"payment choice vs greedy bots":     {"payment": "choose", "mode": "vs_bots", "bots": "greedy"},
 		"payment choice, forfeit policy":    {"payment": "choose", "illegal_action": "forfeit"},
 		"forfeit policy changes nothing ok": {"illegal_action": "forfeit"},
+		"3 players vs three kinds of bots": {"players": 3, "mode": "vs_bots", "seat": 0,
+			"bots": []any{"random", "greedy", "mcts:iterations=3,rollout=random"}},
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
