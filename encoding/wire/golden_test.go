@@ -45,7 +45,26 @@ var goldenFrames = map[string]any{
 	"close_reply":   &CloseReply{ID: 5, Closed: true},
 	"error_reply": &ErrorReply{ID: 4, Error: Error{Code: CodeIllegalAction,
 		Message: "illegal action in env(s) [1]: env 1: action 1 (pass) is not legal", Envs: []int{1}}},
+
+	// The search ops. set_state, determinize and fork answer with a batch
+	// reply, of step_reply's form.
+	"get_state_request": &Request{ID: 6, Op: OpGetState, Handle: 1, EnvIDs: EnvIDs{1}},
+	"get_state_reply":   &StatesReply{ID: 6, States: []string{goldenState}},
+	"set_state_request": &Request{ID: 7, Op: OpSetState, Handle: 1, EnvIDs: EnvIDs{0}, States: []string{goldenState}},
+	"determinize_request": &Request{ID: 8, Op: OpDeterminize, Handle: 1, EnvIDs: EnvIDs{0, 1},
+		Seeds: Seeds{11, 1 << 63}},
+	"fork_request": &Request{ID: 9, Op: OpFork, Handle: 1, Src: EnvIDs{0, 0}, Dst: EnvIDs{1, 2}},
+	"bot_actions_request": &Request{ID: 10, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1}, Bot: "greedy",
+		Seed: seedPtr(3)},
+	"bot_actions_reply": &ActionsReply{ID: 10, Actions: Int32Tensor([]int32{5, -1}, 2)},
 }
+
+// goldenState is a splendor-v1 state as get_state writes it (env 1 of a batch
+// made with seed 7, before its first step), its decks cut short with "…".
+const goldenState = "seed=8 next=13321501655698933660 pending=0 over=0 terminated=0 truncated=0 rewards=0,0; " +
+	"players=2 seat=0 phase=main turn=0 final=0 passes=0 bank=444445 nobles=0.5.2.-.- " +
+	"market=24.23.26.19/58.68.51.40/79.87.86.85 decks=22.37…/52.41…/82.83… p0=000000|-|-|- p1=000000|-|-|- " +
+	"| me=0 last=0 truncated=0 bots=e7ae492a3a0df654,befd5b2dc024a30a rewards=0,0 potential=0,0"
 
 func ptr[T any](v T) *T { return &v }
 

@@ -25,7 +25,9 @@ def plain(value):
 
 def test_every_message_kind_has_a_frame():
     assert {"hello_request", "hello_reply", "make_request", "make_reply", "reset_request", "step_request",
-            "step_reply", "close_request", "close_reply", "error_reply"} <= set(FRAMES)
+            "step_reply", "close_request", "close_reply", "error_reply", "get_state_request", "get_state_reply",
+            "set_state_request", "determinize_request", "fork_request", "bot_actions_request",
+            "bot_actions_reply"} <= set(FRAMES)
 
 
 @pytest.mark.parametrize("name", FRAMES)
@@ -56,3 +58,19 @@ def test_step_request_actions_and_reset_seeds():
     assert to_numpy(step["actions"]).tolist() == [0, 1]
     reset = unpack((GOLDEN / "reset_request.msgpack").read_bytes())
     assert reset["seeds"] == [7, 2**63]
+
+
+def test_search_frames():
+    """The search ops' frames as the client sends and reads them (splendor_rl.search)."""
+    states = unpack((GOLDEN / "get_state_reply.msgpack").read_bytes())["states"]
+    assert len(states) == 1 and states[0].startswith("seed=8 next=") and "; players=2 " in states[0]
+    set_state = unpack((GOLDEN / "set_state_request.msgpack").read_bytes())
+    assert (set_state["op"], set_state["env_ids"], set_state["states"]) == ("set_state", [0], states)
+    determinize = unpack((GOLDEN / "determinize_request.msgpack").read_bytes())
+    assert (determinize["env_ids"], determinize["seeds"]) == ([0, 1], [11, 2**63])
+    fork = unpack((GOLDEN / "fork_request.msgpack").read_bytes())
+    assert (fork["src"], fork["dst"]) == ([0, 0], [1, 2])
+    advise = unpack((GOLDEN / "bot_actions_request.msgpack").read_bytes())
+    assert (advise["bot"], advise["seed"], advise["env_ids"]) == ("greedy", 3, [0, 1])
+    actions = to_numpy(unpack((GOLDEN / "bot_actions_reply.msgpack").read_bytes())["actions"])
+    assert actions.dtype == np.int32 and actions.tolist() == [5, -1]
