@@ -67,80 +67,72 @@ func (s *State) Legal(m *ActionSet) {
 	}
 }
 
+// legalMain builds the main phase's mask in one word: every index it can
+// set but pass's is below 64.
 func (s *State) legalMain(m *ActionSet, p *Player) {
-	m[0] = takeMasks[s.Bank.colours()]
-	for g := White; g <= Black; g++ {
-		if s.Bank[g] >= 4 {
-			m.Add(takeTwoBase + int(g))
-		}
-	}
-	for l := 0; l < NumLevels; l++ {
-		for slot, c := range s.Market[l] {
-			if c == NoCard {
-				continue
-			}
-			if p.NumReserved < MaxReserved {
-				m.Add(reserveCardBase + l*MarketSlots + slot)
-			}
-			if p.canAfford(c) {
-				m.Add(buyCardBase + l*MarketSlots + slot)
+	bank := s.Bank.gemLanes()
+	w := takeMasks[atLeast(bank, 1)] | uint64(atLeast(bank, 4))<<takeTwoBase // TakeTwo needs a pile of 4
+	power, gold := p.power(), uint64(p.Tokens[Gold])
+	var market, afford uint64 // bit l*MarketSlots+slot
+	for l := range s.Market {
+		for slot, c := range &s.Market[l] {
+			if c != NoCard {
+				bit := uint64(1) << (l*MarketSlots + slot)
+				market |= bit
+				if shortfall(costLanes[c], power) <= gold {
+					afford |= bit
+				}
 			}
 		}
-		if p.NumReserved < MaxReserved && s.DeckSize[l] > 0 {
-			m.Add(reserveTopBase + l)
+	}
+	w |= afford << buyCardBase
+	if p.NumReserved < MaxReserved {
+		w |= market<<reserveCardBase | uint64(s.decksLeft())<<reserveTopBase
+	}
+	for r, c := range p.Reserved[:p.NumReserved] {
+		bit := uint64(1) << (buyReservedBase + r)
+		if shortfall(costLanes[c], power) <= gold {
+			w |= bit
 		}
 	}
-	for r := 0; r < int(p.NumReserved); r++ {
-		if p.canAfford(p.Reserved[r]) {
-			m.Add(buyReservedBase + r)
-		}
-	}
-	if *m == (ActionSet{}) {
+	m[0] = w
+	if w == 0 {
 		m.Add(passIndex)
 	}
 }
 
-// colours is the set of gem colours with at least one token.
-func (t *Tokens) colours() GemSet {
-	var set GemSet
-	for g := White; g <= Black; g++ {
-		if t[g] > 0 {
-			set |= 1 << g
+// decksLeft is the set of levels whose deck has cards, bit l for level l.
+func (s *State) decksLeft() uint8 {
+	var set uint8
+	for l, n := range s.DeckSize {
+		if n > 0 {
+			set |= 1 << l
 		}
 	}
 	return set
 }
 
+// colours is the set of gem colours with at least one token.
+func (t *Tokens) colours() GemSet { return atLeast(t.gemLanes(), 1) }
+
+// power is what p can pay per colour without gold: bonuses plus gems, as
+// lanes.
+func (p *Player) power() uint64 { return lanes(&p.Bonus) + p.Tokens.gemLanes() }
+
 // canAfford reports whether bonuses, then tokens of each colour, then gold
 // cover card c.
 func (p *Player) canAfford(c Card) bool {
-	cost := &cards[c].Cost
-	short := 0
-	for g := 0; g < NumColours; g++ {
-		if need := int(cost[g]) - int(p.Bonus[g]) - int(p.Tokens[g]); need > 0 {
-			short += need
-		}
-	}
-	return short <= int(p.Tokens[Gold])
+	return shortfall(costLanes[c], p.power()) <= uint64(p.Tokens[Gold])
 }
 
 // qualifying is the set of noble slots whose noble p's bonuses satisfy.
 func (s *State) qualifying(p *Player) uint8 {
+	bonus := lanes(&p.Bonus)
 	var q uint8
 	for slot, n := range s.Nobles {
-		if n != NoNoble && p.meets(n) {
+		if n != NoNoble && covers(bonus, needLanes[n]) {
 			q |= 1 << slot
 		}
 	}
 	return q
-}
-
-func (p *Player) meets(n Noble) bool {
-	needs := &nobleNeeds[n]
-	for g := 0; g < NumColours; g++ {
-		if p.Bonus[g] < needs[g] {
-			return false
-		}
-	}
-	return true
 }

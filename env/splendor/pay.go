@@ -19,17 +19,17 @@ package splendor
 // buy pays for c, whose place (market slot or reserve) the caller has
 // emptied: first the gold that must pay, then the rest with the seat's gems,
 // unless the seat may choose and holds gold that could pay for some of them.
+//
+// It works on colour lanes: comparing colour by colour branched on every
+// comparison, and which of the two is smaller is a coin flip in play.
 func (s *State) buy(p *Player, c Card) {
-	cost := &cards[c].Cost
-	var short uint8
-	for g := White; g <= Black; g++ {
-		need := cost[g] - min(cost[g], p.Bonus[g])
-		s.Due[g] = min(need, p.Tokens[g])
-		short += need - s.Due[g]
-	}
-	s.spend(p, Gold, short)
+	need := excess(costLanes[c], lanes(&p.Bonus))
+	short := excess(need, p.Tokens.gemLanes()) // where the seat's gems fall short
+	s.spend(p, Gold, uint8(total(short)))
+	due := need - short
+	unpack(due, &s.Due)
 	s.Buying = c
-	if s.ChoosePayment && p.Tokens[Gold] > 0 && s.Due != ([NumColours]uint8{}) {
+	if s.ChoosePayment && p.Tokens[Gold] > 0 && due != 0 {
 		s.Phase = PhasePay
 		return
 	}
@@ -75,10 +75,14 @@ func (s *State) spend(p *Player, g Gem, n uint8) {
 // empty deck leaves the slot empty. A level's slot is only ever empty with
 // cards in its deck between a purchase and its settling, so buying a
 // reserved card deals nothing.
+//
+// It reads the slots one by one, not as a copy of the row: the row was just
+// written a byte at a time, and reading it whole would wait for those writes.
 func (s *State) refill(l int) {
-	for slot, c := range s.Market[l] {
-		if c == NoCard {
-			s.Market[l][slot] = s.draw(l)
+	row := &s.Market[l]
+	for slot := range row {
+		if row[slot] == NoCard {
+			row[slot] = s.draw(l)
 		}
 	}
 }

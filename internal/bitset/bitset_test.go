@@ -1,6 +1,7 @@
 package bitset
 
 import (
+	"math/bits"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,4 +46,51 @@ func TestNoAllocation(t *testing.T) {
 		_ = Nth(words[:], Len(words[:])-1)
 	})
 	assert.Zero(t, allocs)
+}
+
+// Nth against clearing the lowest member k times, on dense and sparse
+// words, for every k (the negative k of a caller's mistake included).
+func TestNthMatchesClearing(t *testing.T) {
+	x := uint64(1)
+	for trial := 0; trial < 4000; trial++ {
+		var words [2]uint64
+		for w := range words {
+			x = x*6364136223846793005 + 1442695040888963407
+			words[w] = x
+			for thin := trial % 6; thin > 0; thin-- {
+				x = x*6364136223846793005 + 1442695040888963407
+				words[w] &= x
+			}
+		}
+		for k := -1; k <= 129; k++ {
+			if got, want := Nth(words[:], k), nthByClearing(words[:], k); got != want {
+				t.Fatalf("Nth(%#x, %d) = %d, want %d", words, k, got, want)
+			}
+		}
+	}
+	for i := 0; i < 128; i++ { // single members: every bit of both words
+		words := [2]uint64{}
+		Add(words[:], i)
+		assert.Equal(t, i, Nth(words[:], 0))
+	}
+	full := [2]uint64{^uint64(0), ^uint64(0)}
+	for k := 0; k < 128; k++ {
+		assert.Equal(t, k, Nth(full[:], k))
+	}
+}
+
+// nthByClearing is Nth as it was first written: drop the lowest member k
+// times.
+func nthByClearing(words []uint64, k int) int {
+	for w, word := range words {
+		if n := bits.OnesCount64(word); k >= n {
+			k -= n
+			continue
+		}
+		for ; k > 0; k-- {
+			word &= word - 1
+		}
+		return w<<6 + bits.TrailingZeros64(word)
+	}
+	return -1
 }
