@@ -109,6 +109,7 @@ func initActions() {
 		panic("duel: action layout does not add up")
 	}
 	initLines()
+	initLinesByRow()
 	for c := uint8(0); c < NumCells; c++ {
 		actionTable[privilegeBase+int(c)] = Action{Kind: UsePrivilege, Cell: c}
 		actionTable[goldBase+int(c)] = Action{Kind: TakeGold, Cell: c}

@@ -62,16 +62,8 @@ func CellName(c int) string {
 type lineBlock struct {
 	length, rows, col0, width int
 	dir                       Direction
-	step                      int    // cell distance between neighbours on the line
-	base                      int    // action index of the first line
-	first                     uint32 // the first cells, whose lines run on the board
-	// pack moves row r of first cells (shifted down by col0) from bit 5r to
-	// bit r*width in three steps: rows with bit k of r set move down by
-	// 2^k*(5−width) at step k.
-	pack [3]struct {
-		rows  uint32
-		shift int
-	}
+	step                      int // cell distance between neighbours on the line
+	base                      int // action index of the first line
 }
 
 // lineBlocks lists the blocks in action-index order: single tokens, then
@@ -96,42 +88,53 @@ var lineBlocks = func() []lineBlock {
 	}
 	base := 0
 	for i := range blocks {
-		b := &blocks[i]
-		b.base = base
-		base += b.rows * b.width
-		b.planPacking()
+		blocks[i].base = base
+		base += blocks[i].rows * blocks[i].width
 	}
 	return blocks
 }()
 
-func (b *lineBlock) planPacking() {
-	row := uint32(1)<<b.width - 1
-	var at [BoardSide]int // where each row's bits are before the next step
-	for r := 0; r < b.rows; r++ {
-		b.first |= row << (r*BoardSide + b.col0)
-		at[r] = r * BoardSide
+// lineWords is the number of ActionSet words the line indices reach.
+const lineWords = (numLines + 63) / 64
+
+// rowBits masks one row of a cell set.
+const rowBits = 1<<BoardSide - 1
+
+// linesByRow[r][v] is the set of lines (the first ActionSet words) that row
+// r leaves takeable when its takeable cells are v (bit col): those whose
+// cells in row r are all in v, and those that do not cross row r. A line is
+// takeable when every row leaves it so, which makes the 145 lines five
+// lookups ANDed together instead of a test per line.
+var linesByRow [BoardSide][1 << BoardSide][lineWords]uint64
+
+// initLinesByRow fills linesByRow from lineCells.
+func initLinesByRow() {
+	var lineSet [numLines]uint32
+	for i := range lineSet {
+		for _, c := range lineCells[i][:actionTable[i].Len] {
+			lineSet[i] |= 1 << c
+		}
 	}
-	for k := range b.pack {
-		shift := (1 << k) * (BoardSide - b.width)
-		for r := 0; r < b.rows; r++ {
-			if r&(1<<k) != 0 {
-				b.pack[k].rows |= row << at[r]
-				at[r] -= shift
+	for r := range linesByRow {
+		row := uint32(rowBits) << (r * BoardSide)
+		for v := range linesByRow[r] {
+			cells := uint32(v) << (r * BoardSide)
+			for i, set := range lineSet {
+				if set&row&^cells == 0 {
+					linesByRow[r][v][i>>6] |= 1 << (i & 63)
+				}
 			}
 		}
-		b.pack[k].shift = shift
 	}
 }
 
-// addLines adds to m the lines of b whose cells are all in cells.
-func (b *lineBlock) addLines(m *ActionSet, cells uint32) {
-	starts := cells
-	for k := 1; k < b.length; k++ {
-		starts &= cells >> (k * b.step)
+// addLines adds to m the lines whose cells are all in cells. The three
+// words are kept in registers, one variable each.
+func (m *ActionSet) addLines(cells uint32) {
+	lo, mid, hi := ^uint64(0), ^uint64(0), ^uint64(0)
+	for r := range linesByRow {
+		row := &linesByRow[r][cells>>(r*BoardSide)&rowBits]
+		lo, mid, hi = lo&row[0], mid&row[1], hi&row[2]
 	}
-	starts = (starts & b.first) >> b.col0
-	for _, p := range b.pack {
-		starts = starts&^p.rows | (starts&p.rows)>>p.shift
-	}
-	m.addBits(b.base, uint64(starts))
+	m[0], m[1], m[2] = m[0]|lo, m[1]|mid, m[2]|hi
 }

@@ -85,6 +85,7 @@ var (
 
 func init() {
 	loadCards()
+	initCostWords()
 	loadRoyals()
 	loadBoard()
 	initActions()
@@ -117,7 +118,6 @@ func loadCards() {
 		}
 		for k := 0; k < NumCostKinds; k++ {
 			info.Cost[k] = uint8(f.Int(6 + k))
-			costWords[i] |= uint64(info.Cost[k]) << (8 * k)
 		}
 		cards[i] = info
 		jokerOrdinal[i] = -1

@@ -60,11 +60,7 @@ const NumTokens = 25
 
 // Total is the number of tokens, gold included (the 10-token limit counts it).
 func (t *Tokens) Total() int {
-	n := 0
-	for _, c := range t {
-		n += int(c)
-	}
-	return n
+	return int(t[0]) + int(t[1]) + int(t[2]) + int(t[3]) + int(t[4]) + int(t[5]) + int(t[6])
 }
 
 // kinds is the set of non-gold kinds with at least one token, bit g for Gem g.
@@ -77,3 +73,21 @@ func (t *Tokens) kinds() uint8 {
 	}
 	return set
 }
+
+// packed is t one byte per kind, white in the low byte. The counts are
+// small (the box holds 25 tokens), so that sums and tests over all kinds
+// become word operations.
+func (t *Tokens) packed() uint64 {
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48
+}
+
+// unpackTokens is the inverse of packed.
+func unpackTokens(w uint64) Tokens {
+	return Tokens{uint8(w), uint8(w >> 8), uint8(w >> 16), uint8(w >> 24),
+		uint8(w >> 32), uint8(w >> 40), uint8(w >> 48)}
+}
+
+// held is the set of kinds, gold included, of which t has a token, bit g
+// for Gem g.
+func (t *Tokens) held() uint32 { return nonzeroBytes(t.packed()) }

@@ -49,11 +49,7 @@ func (s *State) Legal(m *ActionSet) {
 		m.addBits(payGoldBase, uint64(s.payKinds()))
 		m.Add(payDoneIndex)
 	case PhaseReturn:
-		for g := White; g <= Gold; g++ {
-			if p.Tokens[g] > 0 {
-				m.Add(returnBase + int(g))
-			}
-		}
+		m.addBits(returnBase, uint64(p.Tokens.held()))
 	}
 }
 
@@ -62,56 +58,53 @@ func (s *State) Legal(m *ActionSet) {
 // all it passes.
 func (s *State) legalMain(m *ActionSet, p *Player) {
 	takeable, gold := s.boardCells()
-	for i := range lineBlocks {
-		lineBlocks[i].addLines(m, takeable)
-	}
+	m.addLines(takeable)
+	open := takeable != 0 // a takeable cell is at least a one-token line
 	if gold != 0 && p.NumReserved < MaxReserved && s.canReserve() {
 		m.addBits(goldBase, uint64(gold))
+		open = true
 	}
 	w := p.wallet()
-	for k, c := range s.Pyramid {
-		if c != NoCard && w.canBuy(c) {
-			m.Add(buyCardBase + k)
-		}
+	var buyable, buyableReserved uint32
+	for k, c := range &s.Pyramid {
+		buyable |= w.buyable(c) << k
 	}
 	for r := 0; r < int(p.NumReserved); r++ {
-		if w.canBuy(p.Reserved[r]) {
-			m.Add(buyReservedBase + r)
-		}
+		buyableReserved |= w.buyable(p.Reserved[r]) << r
 	}
+	m.addBits(buyCardBase, uint64(buyable))
+	m.addBits(buyReservedBase, uint64(buyableReserved))
+	open = open || buyable|buyableReserved != 0
 	if !s.Replenished {
-		if p.Privileges > 0 {
+		if p.Privileges > 0 { // takeable cells only, which made open true
 			m.addBits(privilegeBase, uint64(takeable))
 		}
 		if s.Bag != (Tokens{}) {
 			m.Add(replenishIndex)
+			open = true
 		}
 	}
-	if *m == (ActionSet{}) {
+	if !open {
 		m.Add(passIndex)
 	}
 }
 
 // boardCells returns the cells holding a gem or pearl, and those holding
-// gold. It reads the board eight cells at a time: in a word of eight cells,
-// bit 7 of each byte is turned into a flag, and the flags are gathered into
-// eight consecutive bits by one multiplication.
+// gold. It reads the board eight cells at a time, one byte each: a byte is
+// 0–6 (a kind) or 0xff (empty), so bit 7 marks an empty cell, and bits 1
+// and 2 are both set only for 6, gold. The flags, moved to bit 0 of each
+// byte, are gathered into eight consecutive bits by one multiplication.
 func (s *State) boardCells() (takeable, gold uint32) {
-	b := &s.Board
 	for i := 0; i+8 <= NumCells; i += 8 {
-		x := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
-			uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
-		// A byte is 0–6 (a kind) or 0xff (empty). low+0x7a has bit 7 set
-		// from 6 (gold) up; the byte's own bit 7 marks empty.
-		low := x & 0x7f7f7f7f7f7f7f7f
-		notTakeable := ((low + 0x7a7a7a7a7a7a7a7a) | x) & 0x8080808080808080
-		y := x ^ 0x0606060606060606 // zero bytes are gold
-		isGold := ^((y&0x7f7f7f7f7f7f7f7f + 0x7f7f7f7f7f7f7f7f) | y) & 0x8080808080808080
-		takeable |= gatherFlags(^notTakeable&0x8080808080808080) << i
-		gold |= gatherFlags(isGold) << i
+		c := (*[8]Gem)(s.Board[i : i+8])
+		x := uint64(c[0]) | uint64(c[1])<<8 | uint64(c[2])<<16 | uint64(c[3])<<24 |
+			uint64(c[4])<<32 | uint64(c[5])<<40 | uint64(c[6])<<48 | uint64(c[7])<<56
+		empty, six := x>>7, x>>1&(x>>2)
+		takeable |= gatherLowBits(^(empty|six)&byteOnes) << i
+		gold |= gatherLowBits(six&^empty&byteOnes) << i
 	}
 	const last = NumCells - 1 // the 25th cell, past the three words
-	switch b[last] {
+	switch s.Board[last] {
 	case Gold:
 		gold |= 1 << last
 	case NoGem:
@@ -121,16 +114,33 @@ func (s *State) boardCells() (takeable, gold uint32) {
 	return takeable, gold
 }
 
+// gatherLowBits packs bit 0 of each byte of x (the only bits set) into bits
+// 0–7 of the result, byte i to bit i.
+func gatherLowBits(x uint64) uint32 {
+	return uint32((x * 0x0102040810204080) >> 56)
+}
+
 // gatherFlags packs bit 7 of each byte of x (the only bits set) into bits
 // 0–7 of the result, byte i to bit i.
-func gatherFlags(x uint64) uint32 {
-	return uint32(((x >> 7) * 0x0102040810204080) >> 56)
+func gatherFlags(x uint64) uint32 { return gatherLowBits(x >> 7) }
+
+// Byte-wise constants: 1 and the top bit in every byte.
+const (
+	byteOnes = 0x0101010101010101
+	byteTops = 0x8080808080808080
+)
+
+// nonzeroBytes is the set of the nonzero bytes of x, bit i for byte i, when
+// every byte is below 128: adding 0x7f then sets a byte's top bit exactly
+// when the byte is nonzero, and never carries into the next byte.
+func nonzeroBytes(x uint64) uint32 {
+	return gatherFlags((x + 0x7f7f7f7f7f7f7f7f) & byteTops)
 }
 
 // cellsOf is the set of cells holding a token of kind g.
 func (s *State) cellsOf(g Gem) uint32 {
 	var set uint32
-	for c, t := range s.Board {
+	for c, t := range &s.Board {
 		if t == g {
 			set |= 1 << c
 		}
@@ -141,13 +151,8 @@ func (s *State) cellsOf(g Gem) uint32 {
 // reserveTargets is the set of cards a seat could reserve: bit k for
 // pyramid slot k, bit PyramidSlots+l for the top of level l's deck.
 func (s *State) reserveTargets() uint32 {
-	var set uint32
-	for k, c := range s.Pyramid {
-		if c != NoCard {
-			set |= 1 << k
-		}
-	}
-	for l, n := range s.DeckSize {
+	set := ^s.pyramidGaps() & (1<<PyramidSlots - 1)
+	for l, n := range &s.DeckSize {
 		if n > 0 {
 			set |= 1 << (PyramidSlots + l)
 		}
@@ -157,15 +162,7 @@ func (s *State) reserveTargets() uint32 {
 
 // canReserve reports whether any card could be reserved.
 func (s *State) canReserve() bool {
-	if s.DeckSize != ([NumLevels]uint8{}) {
-		return true
-	}
-	for _, c := range s.Pyramid {
-		if c != NoCard {
-			return true
-		}
-	}
-	return false
+	return s.DeckSize != ([NumLevels]uint8{}) || s.pyramidGaps() != 1<<PyramidSlots-1
 }
 
 // availableRoyals is the set of royal cards neither seat has taken.
@@ -192,51 +189,3 @@ func (p *Player) bonusColours() uint32 {
 	}
 	return set
 }
-
-// wallet is what a seat can pay with, packed one byte per cost kind
-// (bonuses plus tokens for the colours, tokens for the pearl) so that a card's
-// shortfall is a few word operations.
-type wallet struct {
-	have  uint64
-	gold  int
-	joker bool // the seat owns a bonus a joker card can copy
-}
-
-func (p *Player) wallet() wallet {
-	var have uint64
-	for k := White; k <= Pearl; k++ {
-		n := uint64(p.Tokens[k])
-		if k <= Black {
-			n += uint64(p.Bonus[k])
-		}
-		have |= n << (8 * k)
-	}
-	return wallet{have: have, gold: int(p.Tokens[Gold]), joker: p.bonusColours() != 0}
-}
-
-// canBuy reports whether c may be bought: a joker needs a bonus to copy, and
-// bonuses, then tokens of each kind, then gold must cover the cost.
-func (w wallet) canBuy(c Card) bool {
-	if cards[c].Joker && !w.joker {
-		return false
-	}
-	return shortfall(costWords[c], w.have) <= w.gold
-}
-
-// shortfall sums max(0, cost−have) over the bytes of two words of small
-// counts (below 128, sums below 256): with bit 7 set on every cost byte the
-// subtraction cannot borrow across bytes, and bit 7 survives exactly where
-// cost >= have.
-func shortfall(cost, have uint64) int {
-	const high = 0x8080808080808080
-	x := (cost | high) - have
-	keep := (x & high) >> 7 * 0x7f
-	return int(((x & keep) * 0x0101010101010101) >> 56)
-}
-
-// costWords holds each card's cost packed like wallet.have (filled by
-// loadCards).
-var costWords [NumCards]uint64
-
-// canBuy reports whether p may buy c.
-func (p *Player) canBuy(c Card) bool { return p.wallet().canBuy(c) }

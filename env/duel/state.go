@@ -11,7 +11,11 @@
 // single fixed action space (see Action).
 package duel
 
-import "github.com/splendor-rl/splendor/internal/rng"
+import (
+	"math/bits"
+
+	"github.com/splendor-rl/splendor/internal/rng"
+)
 
 // Limits of a game.
 const (
@@ -174,27 +178,22 @@ func (s *State) draw(l int) Card {
 // passes, not when the card is taken: the publisher's ruling, as Board Game
 // Arena applies it, is that the new card is not seen before the turn ends.
 func (s *State) refillPyramid() {
-	if !s.pyramidHasGap() {
-		return
-	}
-	for k, c := range s.Pyramid {
-		if c == NoCard {
-			s.Pyramid[k] = s.draw(levelOf(k))
-		}
+	for gaps := s.pyramidGaps(); gaps != 0; gaps &= gaps - 1 {
+		k := bits.TrailingZeros32(gaps)
+		s.Pyramid[k] = s.draw(levelOf(k))
 	}
 }
 
-// pyramidHasGap reports an empty slot, twelve at once: it runs at the end of
-// every turn, and most turns leave no gap. A byte of ^slots is zero exactly
-// for an empty slot (NoCard is 0xff); the classic zero-byte test finds one.
-func (s *State) pyramidHasGap() bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+// pyramidGaps is the set of empty slots, bit k for slot k, read twelve at
+// once: it runs at the end of every turn, and most turns leave no gap. A
+// card is below 128 and NoCard is 0xff, so bit 7 of a slot's byte marks a
+// gap.
+func (s *State) pyramidGaps() uint32 {
 	p := &s.Pyramid
-	lo := ^(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
-		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
-	// The high bytes of hi, past the twelfth slot, are 0xff: never zero.
-	hi := ^(uint64(p[8]) | uint64(p[9])<<8 | uint64(p[10])<<16 | uint64(p[11])<<24)
-	return ((lo-ones)&^lo|(hi-ones)&^hi)&highs != 0
+	lo := uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+	hi := uint64(p[8]) | uint64(p[9])<<8 | uint64(p[10])<<16 | uint64(p[11])<<24
+	return gatherFlags(lo&byteTops) | gatherFlags(hi&byteTops)<<8
 }
 
 // replenish draws every token of the bag in random order onto the empty
@@ -202,6 +201,7 @@ func (s *State) pyramidHasGap() bool {
 // empty cells: the box has as many tokens as the board has cells.
 func (s *State) replenish() {
 	r := rng.New(s.Chance)
+	bag := s.Bag.packed()
 	left := s.Bag.Total()
 	for _, c := range Spiral {
 		if left == 0 {
@@ -210,17 +210,23 @@ func (s *State) replenish() {
 		if s.Board[c] != NoGem {
 			continue
 		}
-		k := r.Intn(left)
-		g := Gem(0)
-		for k >= int(s.Bag[g]) {
-			k -= int(s.Bag[g])
-			g++
-		}
-		s.Bag[g]--
+		g := kindAt(bag, r.Intn(left))
+		bag -= 1 << (8 * g)
 		s.Board[c] = g
 		left--
 	}
+	s.Bag = unpackTokens(bag)
 	s.Chance = r.Uint64()
+}
+
+// kindAt is the kind of the k-th token (from 0) of a packed bag whose
+// tokens are lined up kind by kind. Byte g of bag*byteOnes counts the tokens
+// of kinds up to g; the kinds wholly before the k-th token are those whose
+// count is at most k, and a byte's top bit survives (k | top) − count
+// exactly then. The draw is random, so a branch-free count beats a loop.
+func kindAt(bag uint64, k int) Gem {
+	upTo := bag * byteOnes
+	return Gem(bits.OnesCount64(((uint64(k)*byteOnes | byteTops) - upTo) & byteTops))
 }
 
 // levelOf is the level of pyramid slot k.
@@ -293,10 +299,12 @@ func (p *Player) Victory() Victory {
 	if p.Crowns >= CrownsToWin {
 		v |= VictoryCrowns
 	}
-	for _, pts := range p.ColourPoints {
-		if pts >= ColourToWin {
-			v |= VictoryColour
-		}
+	// One test for the five colours instead of a branch each: a term goes
+	// negative once its colour reaches ColourToWin.
+	const below = ColourToWin - 1
+	c := &p.ColourPoints
+	if (below-int(c[0]))|(below-int(c[1]))|(below-int(c[2]))|(below-int(c[3]))|(below-int(c[4])) < 0 {
+		v |= VictoryColour
 	}
 	return v
 }
