@@ -1,0 +1,44 @@
+package envtest
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// BenchmarkBotDecision times bot (a name bots.Parse reads) deciding alone,
+// on the benchmark's goroutine, at positions 30 greedy decisions into games
+// dealt by deal: ns/op is the decision time; for a search, iterations/s is
+// its rate.
+func BenchmarkBotDecision[S any, G bots.Game[S]](b *testing.B, bot string, deal func(seed uint64) S) {
+	spec, err := bots.Parse(bot)
+	if err != nil {
+		b.Fatal(err)
+	}
+	positions := make([]S, 16)
+	for i := range positions {
+		positions[i] = midgame[S, G](deal(uint64(i)), uint64(i), 30)
+	}
+	var players bots.Bots[S, G]
+	r := rng.New(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		players.Act(spec, &r, &positions[i%len(positions)])
+	}
+	if spec.Kind == bots.MCTS {
+		b.ReportMetric(float64(b.N*spec.Search.Iterations)/b.Elapsed().Seconds(), "iterations/s")
+	}
+}
+
+// midgame plays greedy decisions from s, then on to the next position with
+// a choice to make.
+func midgame[S any, G bots.Game[S]](s S, seed uint64, decisions int) S {
+	g := G(&s)
+	r := rng.New(seed)
+	for i := 0; !g.Over() && (i < decisions || len(g.Legal(nil)) < 2); i++ {
+		g.Play(g.Greedy(&r))
+	}
+	return s
+}
