@@ -91,8 +91,10 @@ func TestStrangersGetLittle(t *testing.T) {
 // request even though it answers pings.
 func TestIdleConnectionIsClosedAndFreed(t *testing.T) {
 	cfg := testConfig()
-	cfg.IdleTimeout = 500 * time.Millisecond
-	cfg.PingInterval = 100 * time.Millisecond
+	// Pings every 400 ms, each answered within two intervals: margins wide enough that a client starved of CPU
+	// on a loaded machine still answers in time, so only the idle timeout ends it.
+	cfg.IdleTimeout = 1200 * time.Millisecond
+	cfg.PingInterval = 400 * time.Millisecond
 	srv, url := start(t, cfg)
 	c := dial(t, url)
 	makeBatch(t, c, 10, nil)
