@@ -1,9 +1,11 @@
 """The transport: one WebSocket to the server, requests {id, op, ...} and replies in order (PROTOCOL.md §2).
 
-It drives websockets' protocol implementation (handshake, framing, pings) directly on a blocking socket in the
-calling thread: handing every reply across threads, as a background reader does, cost about 30 µs of each round
-trip. Between calls (a training update can take minutes) a watcher thread answers the server's pings every
-quarter second, so that an idle client is not taken for a dead one."""
+It drives websockets' protocol implementation (handshake, sending, control frames) directly on a blocking socket
+in the calling thread: handing every reply across threads, as a background reader does, cost about 30 µs of each
+round trip. Data frames, the replies, are read here instead: each payload goes from the socket straight into one
+buffer of its message's size (`recv_into`), where websockets' reader would copy a half-megabyte batch reply
+three times on its way. Between calls (a training update can take minutes) a watcher thread answers the server's
+pings every quarter second, so that an idle client is not taken for a dead one."""
 
 from __future__ import annotations
 
@@ -17,7 +19,6 @@ from typing import Any
 
 from websockets.client import ClientProtocol
 from websockets.exceptions import InvalidHandshake
-from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import WebSocketURI, parse_uri
@@ -27,8 +28,8 @@ from .errors import ConnectionLost, ProtocolError, ServerUnreachable, from_reply
 
 PROTOCOL_VERSION = 1
 
-# Bytes read per system call: a 1024-env reply is about 0.5 MiB.
-READ_SIZE = 1 << 20
+# Frame opcodes (RFC 6455 §5.2) read here; the rest (ping, pong, close) are handed to websockets.
+CONT, TEXT, BINARY = 0x0, 0x1, 0x2
 
 # How often an idle connection answers pings: well within the server's ping interval (30 s by default).
 PING_CHECK_SECONDS = 0.25
@@ -50,8 +51,8 @@ class Connection:
         self.timeout = timeout
         uri = parse_uri(url)
         self._ws = ClientProtocol(uri, max_size=None)
-        self._messages: deque[bytes] = deque()
-        self._partial: list[bytes] = []
+        self._messages: deque[bytearray] = deque()
+        self._partial: bytearray | None = None  # a message whose last frame has not come yet
         self._next_id = 0
         self._in_flight: deque[int] = deque()
         self._lock = threading.Lock()  # the protocol and socket: the caller's, or the watcher's between calls
@@ -90,6 +91,8 @@ class Connection:
             raise
 
     def _handshake(self) -> None:
+        """The HTTP upgrade, read a byte at a time so that nothing after the response (the server sends nothing
+        before hello, but still) is taken from the frames that follow."""
         self._ws.send_request(self._ws.connect())
         self._flush()
         while True:
@@ -98,7 +101,8 @@ class Connection:
                     if self._ws.handshake_exc is not None:
                         raise self._ws.handshake_exc
                     return
-            self._read()
+            data = self._recv(1)
+            self._ws.receive_data(bytes(data))
 
     def send(self, op: str, **fields: Any) -> int:
         """Send a request without waiting for its reply; returns its id. Fields that are None are left out."""
@@ -149,39 +153,66 @@ class Connection:
         rcvd = self._ws.close_rcvd
         return ConnectionLost(self.url) if rcvd is None else ConnectionLost(self.url, rcvd.code, rcvd.reason)
 
-    def _message(self) -> bytes:
+    def _message(self) -> bytearray:
         """The next whole binary message; pings are answered on the way (by the protocol object)."""
         while not self._messages:
-            for event in self._ws.events_received():
-                self._take(event)
-            if self._messages:
-                break  # before flushing (pongs, a close reply), which may fail on a peer that already left
             if self._closed or self._lost or self._ws.close_rcvd is not None:  # nothing more will come
                 raise self._lost_error()
-            self._flush()
-            self._read()
+            self._read_frame()
+            if not self._messages:  # pongs, a close reply; not once a reply is in (the peer may have left since)
+                self._flush()
         return self._messages.popleft()
 
-    def _take(self, frame: Frame) -> None:
-        if frame.opcode is Opcode.TEXT:
+    def _read_frame(self) -> None:
+        """Read one frame: a data frame's payload into its message's buffer, a control frame into websockets
+        (which queues the pong or the close reply and records the close)."""
+        head = self._recv(2)
+        fin, opcode, length = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x7F
+        if head[1] & 0x80:
+            raise ProtocolError("the server masked a frame")
+        extended = self._recv({126: 2, 127: 8}.get(length, 0))
+        if extended:
+            length = int.from_bytes(extended, "big")
+        if opcode == TEXT:
             raise ProtocolError("the server sent a text message")
-        if frame.opcode in (Opcode.BINARY, Opcode.CONT):
-            self._partial.append(frame.data)
-            if frame.fin:
-                self._messages.append(b"".join(self._partial) if len(self._partial) > 1 else self._partial[0])
-                self._partial = []
+        if opcode not in (BINARY, CONT):
+            self._ws.receive_data(bytes(head + extended + self._recv(length)))
+            for _ in self._ws.events_received():
+                pass  # pings and closes act on the protocol object itself
+            return
+        self._read_payload(length)
+        if fin:
+            self._messages.append(self._partial)
+            self._partial = None
 
-    def _read(self) -> None:
-        try:
-            data = self._sock.recv(READ_SIZE)
-        except TimeoutError:
-            raise TimeoutError(f"no reply from {self.url} within {self._sock.gettimeout()}s") from None
-        except OSError as exc:  # reset, or the socket closed under us
-            raise self._lost_error() from exc
-        if not data:
-            self._ws.receive_eof()
-            raise self._lost_error()
-        self._ws.receive_data(data)
+    def _read_payload(self, length: int) -> None:
+        """Append a data frame's payload to the message being read, straight from the socket."""
+        if self._partial is None:
+            self._partial = bytearray(length)
+            start = 0
+        else:  # a message in several frames (larger than the server's write buffer)
+            start = len(self._partial)
+            self._partial.extend(bytes(length))
+        self._recv_into(memoryview(self._partial)[start:])
+
+    def _recv(self, n: int) -> bytearray:
+        data = bytearray(n)
+        self._recv_into(memoryview(data))
+        return data
+
+    def _recv_into(self, view: memoryview) -> None:
+        """Fill view from the socket; the end of the stream or a reset is a lost connection."""
+        while len(view):
+            try:
+                got = self._sock.recv_into(view)
+            except TimeoutError:
+                raise TimeoutError(f"no reply from {self.url} within {self._sock.gettimeout()}s") from None
+            except OSError as exc:  # reset, or the socket closed under us
+                raise self._lost_error() from exc
+            if not got:
+                self._ws.receive_eof()
+                raise self._lost_error()
+            view = view[got:]
 
     def _answer_pings(self) -> None:
         """Between calls, read what the server sent (pings, whose pongs the protocol queues) and flush."""
@@ -192,9 +223,7 @@ class Connection:
                     return
                 try:
                     while select.select([self._sock], [], [], 0)[0]:
-                        self._read()
-                        for event in self._ws.events_received():
-                            self._take(event)
+                        self._read_frame()
                         self._flush()
                 except Exception:  # the connection ended; the caller's next call reports how
                     return

@@ -162,3 +162,22 @@ def test_replies_larger_than_a_frame(url):
     envs.step(random_legal(infos["action_mask"], np.random.default_rng(0)))
     envs.close()
     single.close()
+
+
+def test_arrays_from_a_step_stay_valid_after_the_next(url):
+    """Each reply lands in a buffer of its own, so arrays kept from one step (a rollout buffer's rows) are not
+    overwritten by the next replies."""
+    envs = splendor_rl.make_vec(num_envs=8, seed=9, url=url)
+    rng = np.random.default_rng(3)
+    obs, infos = envs.reset()
+    kept = [(obs, infos["action_mask"])]
+    for _ in range(5):
+        obs, rewards, terminated, truncated, infos = envs.step(random_legal(infos["action_mask"], rng))
+        kept.append((obs, infos["action_mask"]))
+    copies = [(o.copy(), m.copy()) for o, m in kept]
+    for _ in range(5):
+        *_, infos = envs.step(random_legal(infos["action_mask"], rng))
+    for (o, m), (o2, m2) in zip(kept, copies):
+        assert np.array_equal(o, o2) and np.array_equal(m, m2)
+    assert not all(np.array_equal(kept[0][0], o) for o, _ in kept[1:]), "the steps changed nothing: a vacuous test"
+    envs.close()
