@@ -8,24 +8,25 @@ import (
 // Pool is a fixed set of worker goroutines that step slices of envs. One pool
 // can serve every Vector of a server, so total parallelism stays at the
 // number of cores however many clients step at once.
+//
+// A batch is handed out in chunks from a shared count: the calling goroutine
+// starts on it at once and the workers it wakes take chunks as they arrive
+// (waking one costs tens of microseconds), so nobody waits for a fixed share
+// given to a late worker, and a batch the caller finishes alone costs no
+// wake-up at all.
 type Pool struct {
-	jobs    chan job
+	jobs    chan *Vector // a batch to help with
 	workers int
 }
 
-type job struct {
-	v      *Vector
-	lo, hi int
-}
-
-// minChunk is the fewest envs worth handing to another goroutine to step:
-// below it the hand-off costs more than the steps.
-const minChunk = 16
+// stepChunk is how many envs a goroutine takes at a time to step: a few
+// microseconds of work, so the last chunk leaves little to wait for.
+const stepChunk = 32
 
 // NewPool starts workers goroutines (at least 1).
 func NewPool(workers int) *Pool {
 	workers = max(workers, 1)
-	p := &Pool{jobs: make(chan job, 4*workers), workers: workers}
+	p := &Pool{jobs: make(chan *Vector, 4*workers), workers: workers}
 	for i := 0; i < workers-1; i++ {
 		go p.work()
 	}
@@ -47,41 +48,65 @@ func DefaultPool() *Pool {
 func (p *Pool) Workers() int { return p.workers }
 
 func (p *Pool) work() {
-	for j := range p.jobs {
-		p.do(j)
-	}
-}
-
-// do runs one job; a panic in it is handed to the goroutine that called run,
-// instead of killing the process from a worker nobody can recover.
-func (p *Pool) do(j job) {
-	defer func() {
-		if r := recover(); r != nil {
-			p := r // a copy only on this path: taking r's address would allocate on every job
-			j.v.panicked.CompareAndSwap(nil, &p)
+	for v := range p.jobs {
+		if v.claim() {
+			v.finished <- struct{}{}
 		}
-		j.v.wg.Done()
-	}()
-	j.v.work(j.lo, j.hi)
+	}
 }
 
-// run calls v.work over [0, n) in up to Workers chunks of at least grain
-// envs; the calling goroutine does the last chunk itself so that a pool of
-// one runs inline.
-func (p *Pool) run(v *Vector, n, grain int) {
-	chunks := min(p.workers, max(n/grain, 1))
-	size := (n + chunks - 1) / chunks
-	lo := 0
-	for ; lo+size < n; lo += size {
-		v.wg.Add(1)
-		p.jobs <- job{v, lo, lo + size}
+// run calls v.work over [0, n) in chunks of chunk envs, on the calling
+// goroutine and on as many workers as there are chunks to share, and
+// returns once all are done. A panic in any chunk is raised here.
+func (p *Pool) run(v *Vector, n, chunk int) {
+	v.batchSize.Store(int64(n))
+	v.chunk.Store(int64(chunk)) // a late worker may read it at any time: atomics, though any chunk size would do
+	v.done.Store(0)
+	v.remaining.Store(int64(n)) // publishes the batch: claims start here
+	for range min(p.workers-1, (n-1)/chunk) {
+		select {
+		case p.jobs <- v:
+		default: // every worker is busy with other batches: the chunks stay for whoever is here
+		}
 	}
-	v.wg.Add(1)
-	p.do(job{v, lo, n})
-	v.wg.Wait()
+	if !v.claim() {
+		<-v.finished // a worker finishes the last chunk
+	}
 	if r := v.panicked.Swap(nil); r != nil {
 		panic(*r)
 	}
+}
+
+// claim steps chunks of the current batch until none is left, and reports
+// whether this goroutine completed the batch. Chunks are counted down from
+// the batch size by one atomic add, so whatever the batch a late worker
+// wakes into, its chunk is one nobody else has.
+func (v *Vector) claim() bool {
+	for {
+		chunk := v.chunk.Load()
+		end := v.remaining.Add(-chunk) + chunk
+		if end <= 0 {
+			return false
+		}
+		lo, hi := int(max(end-chunk, 0)), int(end)
+		v.workChunk(lo, hi)
+		if v.done.Add(int64(hi-lo)) == v.batchSize.Load() {
+			return true
+		}
+	}
+}
+
+// workChunk runs one chunk; a panic in it is kept for the goroutine that
+// called run, instead of killing the process from a worker nobody can
+// recover.
+func (v *Vector) workChunk(lo, hi int) {
+	defer func() {
+		if r := recover(); r != nil {
+			p := r // a copy only on this path: taking r's address would allocate on every chunk
+			v.panicked.CompareAndSwap(nil, &p)
+		}
+	}()
+	v.work(lo, hi)
 }
 
 // Close stops the workers once queued work is done; the pool must not be

@@ -135,11 +135,11 @@ func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) 
 			out[k] = int32(v.envs[i].(Advisor).BotAction(spec, seeds[k]))
 		}
 	}
-	grain := minChunk
+	chunk := stepChunk
 	if spec.Kind == bots.MCTS {
-		grain = 1
+		chunk = 1 // milliseconds per env: share them one by one
 	}
-	v.pool.run(v, len(ids), grain)
+	v.pool.run(v, len(ids), chunk)
 	v.each = nil
 	return out, nil
 }

@@ -3,7 +3,6 @@ package env
 import (
 	"fmt"
 	"reflect"
-	"sync"
 	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -47,8 +46,12 @@ type Vector struct {
 	resetOp  bool
 	each     func(k int) // an op other than step and reset, for position k of [0, n)
 	pool     *Pool
-	wg       sync.WaitGroup
-	panicked atomic.Pointer[any] // a worker's panic, re-raised by the caller
+	// The batch being run (Pool.run): its size, the chunk each claim takes,
+	// the envs not yet claimed and those done, and a signal from the worker
+	// that completes it.
+	batchSize, chunk, remaining, done atomic.Int64
+	finished                          chan struct{}
+	panicked                          atomic.Pointer[any] // a worker's panic, re-raised by the caller
 }
 
 // nextEpisodeStream derives an env's next episode seed from its last one.
@@ -132,7 +135,7 @@ func Describe(id string) ([]OptionSpec, error) {
 
 func newVector(spec Spec, n int, pool *Pool) *Vector {
 	size := spec.ObsSize()
-	v := &Vector{Spec: spec, obsSize: size, pool: pool,
+	v := &Vector{Spec: spec, obsSize: size, pool: pool, finished: make(chan struct{}, 1),
 		Obs: make([]uint8, n*size), Mask: make([]uint8, n*spec.NumActions),
 		Rewards: make([]float32, n*spec.Players), Terminated: make([]bool, n), Truncated: make([]bool, n),
 		ToPlay: make([]int32, n), Ended: make([]bool, n),
@@ -211,7 +214,7 @@ func (v *Vector) reset(ids []int, seeds []uint64) {
 	if ids != nil {
 		n = len(ids)
 	}
-	v.pool.run(v, n, minChunk)
+	v.pool.run(v, n, stepChunk)
 	v.resetOp = false
 }
 
@@ -226,7 +229,7 @@ func (v *Vector) Step(actions []int32) error {
 		return err
 	}
 	v.actions = actions
-	v.pool.run(v, len(v.envs), minChunk)
+	v.pool.run(v, len(v.envs), stepChunk)
 	v.actions = nil
 	return nil
 }

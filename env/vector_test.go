@@ -1,6 +1,9 @@
 package env_test
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
@@ -228,4 +231,47 @@ func TestEverySeatsObservation(t *testing.T) {
 				"%s: a waiting seat's view changes as the table does", game)
 		}
 	}
+}
+
+// Batches of any size, stepped at once from several goroutines on one pool
+// (its workers hop between them and wake late into later batches), give the
+// bytes a pool of one gives.
+func TestSharedPoolChunksEveryBatchExactlyOnce(t *testing.T) {
+	shared, one := env.NewPool(3), env.NewPool(1)
+	defer shared.Close()
+	defer one.Close()
+	sizes := []int{1, 31, 33, 100, 257}
+	errs := make(chan error, len(sizes))
+	for _, n := range sizes {
+		go func() { errs <- sameAsOneWorker(n, shared, one) }()
+	}
+	for range sizes {
+		require.NoError(t, <-errs)
+	}
+}
+
+func sameAsOneWorker(n int, shared, one *env.Pool) error {
+	a, err := env.Make(id, n, nil, uint64(n), one)
+	if err != nil {
+		return err
+	}
+	b, _ := env.Make(id, n, nil, uint64(n), shared)
+	if err := errors.Join(a.Reset(nil, nil), b.Reset(nil, nil)); err != nil {
+		return err
+	}
+	r := rng.New(uint64(n))
+	actions := make([]int32, n)
+	na := a.Spec.NumActions
+	for step := 0; step < 200; step++ {
+		for i := range actions {
+			actions[i] = env.SampleLegal(a.Mask[i*na:(i+1)*na], &r)
+		}
+		if err := errors.Join(a.Step(actions), b.Step(actions)); err != nil {
+			return err
+		}
+		if !slices.Equal(a.Obs, b.Obs) || !slices.Equal(a.Rewards, b.Rewards) || !slices.Equal(a.Mask, b.Mask) {
+			return fmt.Errorf("batch of %d: step %d differs", n, step)
+		}
+	}
+	return nil
 }
