@@ -16,6 +16,7 @@ from .connection import Connection
 from .errors import (BadOption, BadRequest, BadSeed, BadShape, BadState, ConnectionLost, EnvClosed,
                      IllegalAction, InternalError, LimitExceeded, ProtocolError, ServerUnreachable, SplendorError,
                      Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
+from .sample import sample_legal
 from .server import LocalServer, find_binary
 from .single import SplendorEnv
 from .vector import SplendorVectorEnv, derive_seed
@@ -24,7 +25,7 @@ __all__ = ["make_vec", "make", "make_aec", "make_gym_vec", "GYM_IDS", "Connectio
            "SplendorVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",
            "Unauthorized", "UnknownEnv", "BadOption", "BadSeed", "BadShape", "BadState", "IllegalAction",
            "UnknownHandle", "LimitExceeded", "InternalError", "ProtocolError", "ConnectionLost", "ServerUnreachable",
-           "EnvClosed"]
+           "EnvClosed", "sample_legal"]
 
 # Gymnasium ids (namespace splendor_rl) → server env ids.
 GYM_IDS = {"splendor_rl/splendor-v1": "splendor-v1", "splendor_rl/splendor-duel-v1": "splendor-duel-v1"}

@@ -58,6 +58,10 @@ class Connection:
         self._lock = threading.Lock()  # the protocol and socket: the caller's, or the watcher's between calls
         self._closed = False
         self._lost = False
+        # Seconds spent sending, waiting for and reading replies (transport) and decoding them (msgpack): what
+        # `python -m splendor_rl.bench` sets apart from the rest of a step.
+        self.transport_seconds = 0.0
+        self.decode_seconds = 0.0
         self._open(uri, connect_timeout or timeout)
         threading.Thread(target=self._answer_pings, daemon=True).start()
         try:
@@ -106,6 +110,7 @@ class Connection:
 
     def send(self, op: str, **fields: Any) -> int:
         """Send a request without waiting for its reply; returns its id. Fields that are None are left out."""
+        started = time.perf_counter()
         message = {"id": self._next_id + 1, "op": op}
         message.update((k, v) for k, v in fields.items() if v is not None)
         frame = pack(message)
@@ -115,16 +120,21 @@ class Connection:
             self._ws.send_binary(frame)
             self._flush()
             self._in_flight.append(self._next_id)
+        self.transport_seconds += time.perf_counter() - started
         return self._next_id
 
     def recv(self) -> dict:
         """Read the reply to the oldest request in flight."""
         if not self._in_flight:
             raise ProtocolError("recv with no request in flight")
+        started = time.perf_counter()
         with self._lock:
             frame = self._message()
             expected = self._in_flight.popleft()
+        read = time.perf_counter()
         reply = unpack(frame)
+        self.decode_seconds += time.perf_counter() - read
+        self.transport_seconds += read - started
         if reply.get("id") != expected:
             raise ProtocolError(f"reply id {reply.get('id')} where {expected} was expected")
         if "error" in reply:

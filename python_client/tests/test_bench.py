@@ -17,10 +17,15 @@ def test_bench_runs_and_reports_every_batch(url, env_id, seconds):
     proc = bench("--seconds", seconds, "--url", url, "--env", env_id)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"{env_id} self-play")
-    rows = [line.split() for line in proc.stdout.splitlines() if re.match(r"\s+\d+\s", line)]
+    rates, parts = proc.stdout.split("µs per step()")
+    rows = [line.split() for line in rates.splitlines() if re.match(r"\s+\d+\s", line)]
     assert [row[0] for row in rows] == ["1", "64", "1024"]
     for row in rows:
-        assert float(row[1].replace(",", "")) > 0 and row[-1].endswith("µs")
+        assert float(row[1].replace(",", "")) > 0 and row[-2].endswith("µs") and float(row[-1].rstrip("x")) > 0
+    split = [[float(x) for x in line.split()] for line in parts.splitlines()[1:] if line.strip()]
+    assert [row[0] for row in split] == [1, 64, 1024]
+    for batch, policy, transport, decode, rest, inproc in split:
+        assert policy > 0 and transport > 0 and decode > 0 and inproc > 0  # rest may round to 0 or below
 
 
 def test_bench_dead_url_is_one_line(free_url):
