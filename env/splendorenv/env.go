@@ -2,6 +2,7 @@ package splendorenv
 
 import (
 	"fmt"
+	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/rng"
 
 	"github.com/splendor-rl/splendor/env"
@@ -85,9 +86,7 @@ func (e *Env) Mask(mask []uint8) {
 		return
 	}
 	e.s.Legal(&e.legal)
-	for i := 0; i < splendor.NumActions; i++ {
-		mask[i] = uint8(e.legal[i>>6] >> (i & 63) & 1)
-	}
+	bitset.WriteBytes(mask[:splendor.NumActions], e.legal[:])
 }
 
 // Rewards writes each seat's reward for the last step.

@@ -6,7 +6,10 @@
 // per decision, is one call).
 package bitset
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Add puts i in the set.
 func Add(words []uint64, i int) { words[i>>6] |= 1 << (i & 63) }
@@ -73,4 +76,27 @@ func selectBit(x uint64, k int) int {
 	skip := 8 * bits.OnesCount64(((uint64(k)*byteOnes|byteTops)-upTo)&byteTops)
 	k -= int(upTo << 8 >> skip & 0xff) // members in the skipped bytes, leaving k < 8
 	return skip + int(inByte[k&7][uint8(x>>skip)])
+}
+
+// spread[b] has byte i equal to bit i of b: one byte of a set as eight 0/1
+// bytes.
+var spread = func() (t [256]uint64) {
+	for b := range t {
+		for i := 0; i < 8; i++ {
+			t[b] |= uint64(b>>i&1) << (8 * i)
+		}
+	}
+	return t
+}()
+
+// WriteBytes writes 1 into dst[i] for each member i below len(dst) and 0
+// for the others: a mask for the wire, eight bytes at a time.
+func WriteBytes(dst []uint8, words []uint64) {
+	whole := len(dst) &^ 7
+	for i := 0; i < whole; i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], spread[uint8(words[i>>6]>>(i&63))])
+	}
+	for i := whole; i < len(dst); i++ {
+		dst[i] = uint8(words[i>>6] >> (i & 63) & 1)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"testing"
 
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -93,4 +94,29 @@ func nthByClearing(words []uint64, k int) int {
 		return w<<6 + bits.TrailingZeros64(word)
 	}
 	return -1
+}
+
+func TestWriteBytesMatchesHas(t *testing.T) {
+	r := rng.New(4)
+	for round := 0; round < 200; round++ {
+		words := []uint64{r.Uint64(), r.Uint64(), r.Uint64() & (1<<uint(r.Intn(64)) - 1), 0, r.Uint64()}
+		n := r.Intn(5*64 + 1)
+		dst := make([]uint8, n+3)
+		for i := range dst {
+			dst[i] = 7 // past len: must stay
+		}
+		WriteBytes(dst[:n], words)
+		for i := 0; i < n; i++ {
+			want := uint8(0)
+			if Has(words, i) {
+				want = 1
+			}
+			if dst[i] != want {
+				t.Fatalf("n=%d: byte %d is %d, want %d", n, i, dst[i], want)
+			}
+		}
+		if dst[n] != 7 || dst[n+1] != 7 || dst[n+2] != 7 {
+			t.Fatalf("n=%d: wrote past the end", n)
+		}
+	}
 }
