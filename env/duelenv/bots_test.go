@@ -4,9 +4,8 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
-	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/internal/rng"
+	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +14,7 @@ func TestGreedyPaysWithTokensButKeepsAPearlItNeeds(t *testing.T) {
 	s, err := duel.Parse(paying)
 	require.NoError(t, err)
 	b := newPlayer("greedy", 1)
-	assert.Equal(t, "pay done", duel.Label(b.act(&s)), "gold is worth more than any one gem")
+	assert.Equal(t, "pay done", duel.Label(b.Act((*game)(&s))), "gold is worth more than any one gem")
 
 	// Paying for card 29 (4 red, 1 pearl) with 4 red, 1 pearl and 1 gold.
 	s, err = duel.Parse("payment=choose seat=0 phase=pay turn=0 passes=0 again=0 replenished=0 pending=29:000401 " +
@@ -30,22 +29,10 @@ func TestGreedyPaysWithTokensButKeepsAPearlItNeeds(t *testing.T) {
 	assert.Equal(t, -1, g.keepValue(duel.Pearl))
 }
 
-// player is a built-in bot of kind, drawing from its own stream.
-type player struct {
-	spec bots.Spec
-	r    rng.Rand
+// newPlayer is a built-in bot of kind drawing from seed.
+func newPlayer(kind string, seed uint64) *envtest.Bot[game, *game] {
+	return envtest.NewBot[game](kind, seed)
 }
-
-func newPlayer(kind string, seed uint64) *player {
-	spec, err := bots.Parse(kind)
-	if err != nil {
-		panic(err)
-	}
-	return &player{spec, rng.New(seed)}
-}
-
-// act is the bot's choice in s.
-func (p *player) act(s *duel.State) int { return builtin.Act(p.spec, &p.r, (*game)(s)) }
 
 // paymentStats counts, over games of the "choose payment" variant between
 // two bots of one kind, the purchases, those that asked how to pay, the
@@ -59,10 +46,10 @@ func measurePayments(t *testing.T, kind string, games int) paymentStats {
 	for seed := uint64(0); seed < uint64(games); seed++ {
 		s := duel.New(seed)
 		s.ChoosePayment = true
-		players := [duel.NumPlayers]*player{newPlayer(kind, env.BotSeed(seed, 0)), newPlayer(kind, env.BotSeed(seed, 1))}
+		players := [duel.NumPlayers]*envtest.Bot[game, *game]{newPlayer(kind, env.BotSeed(seed, 0)), newPlayer(kind, env.BotSeed(seed, 1))}
 		asked := false
 		for !s.Over() && s.Turn < 2*DefaultMaxRounds*duel.NumPlayers {
-			a := players[s.Seat].act(&s)
+			a := players[s.Seat].Act((*game)(&s))
 			kind := duel.ActionAt(a).Kind
 			st.buys += b2i(kind == duel.BuyCard || kind == duel.BuyReserved)
 			st.goldPaid += b2i(kind == duel.PayGold)

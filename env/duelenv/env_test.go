@@ -25,7 +25,7 @@ func greedyWinRate(t *testing.T, n int) (wins, truncated int) {
 		e.Reset(seed)
 		me := newPlayer("greedy", seed)
 		for !e.done() {
-			require.NoError(t, e.Step(me.act(&e.s)))
+			require.NoError(t, e.Step(me.Act((*game)(&e.s))))
 		}
 		if e.s.Winners() == 1<<e.seats.Me {
 			wins++

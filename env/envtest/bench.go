@@ -42,3 +42,24 @@ func midgame[S any, G bots.Game[S]](s S, seed uint64, decisions int) S {
 	}
 	return s
 }
+
+// Bot is a built-in bot with its own stream, for tests that play whole
+// games with the engine's state.
+type Bot[S any, G bots.Game[S]] struct {
+	spec    bots.Spec
+	r       rng.Rand
+	players bots.Bots[S, G]
+}
+
+// NewBot is the bot named kind (bots.Parse), drawing from seed; a bad name
+// panics (a test's typo).
+func NewBot[S any, G bots.Game[S]](kind string, seed uint64) *Bot[S, G] {
+	spec, err := bots.Parse(kind)
+	if err != nil {
+		panic(err)
+	}
+	return &Bot[S, G]{spec: spec, r: rng.New(seed)}
+}
+
+// Act is the bot's choice in s.
+func (b *Bot[S, G]) Act(s G) int { return b.players.Act(b.spec, &b.r, (*S)(s)) }

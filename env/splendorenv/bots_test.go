@@ -4,9 +4,8 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
-	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,27 +36,15 @@ func TestGreedyPlaysTheSameGameUnderBothPaymentRules(t *testing.T) {
 	assert.Positive(t, payments, "no payment choice arose: the test checks nothing")
 }
 
-// player is a built-in bot of kind, drawing from its own stream.
-type player struct {
-	spec bots.Spec
-	r    rng.Rand
+// newPlayer is a built-in bot of kind drawing from seed.
+func newPlayer(kind string, seed uint64) *envtest.Bot[game, *game] {
+	return envtest.NewBot[game](kind, seed)
 }
-
-func newPlayer(kind string, seed uint64) *player {
-	spec, err := bots.Parse(kind)
-	if err != nil {
-		panic(err)
-	}
-	return &player{spec, rng.New(seed)}
-}
-
-// act is the bot's choice in s.
-func (p *player) act(s *splendor.State) int { return builtin.Act(p.spec, &p.r, (*game)(s)) }
 
 // table is a game in which every seat is a built-in bot of one kind.
 type table struct {
 	s       splendor.State
-	players [splendor.MaxPlayers]*player
+	players [splendor.MaxPlayers]*envtest.Bot[game, *game]
 }
 
 func newTable(players int, seed uint64, kind string, choose bool) *table {
@@ -72,7 +59,7 @@ func newTable(players int, seed uint64, kind string, choose bool) *table {
 
 // step plays the next decision and returns its kind.
 func (t *table) step() (splendor.Kind, error) {
-	a := t.players[t.s.Seat].act(&t.s)
+	a := t.players[t.s.Seat].Act((*game)(&t.s))
 	return splendor.ActionAt(a).Kind, t.s.Apply(a)
 }
 
