@@ -2,9 +2,9 @@ package env
 
 import (
 	"fmt"
-	"github.com/splendor-rl/splendor/env/bots"
 	"strings"
 
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from .connection import Connection
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .vector import SplendorVectorEnv
+from .vector import SplendorVectorEnv, derive_seed
 
 # policy(obs [n, obs_dim], mask [n, actions] bool, games [n] int) -> actions [n]; `games` are the game indices
 # of the rows, so that a stochastic policy can draw from one generator per game.
@@ -168,8 +168,7 @@ def bot_policy(bot: str, seed: int) -> Policy:
         for g in games.tolist():
             j = decisions.get(g, 0)
             decisions[g] = j + 1
-            words = np.random.SeedSequence([seed, g, j]).generate_state(2, np.uint32)
-            seeds.append(int(words[0]) << 32 | int(words[1]))
+            seeds.append(derive_seed(seed, g, j))
         return act.envs.bot_actions(bot, env_ids=env_ids, seeds=seeds)
 
     act.bot = bot  # type: ignore[attr-defined]
