@@ -80,7 +80,9 @@ func (v *Vector) Determinize(ids []int, seeds []uint64) error {
 }
 
 // Fork copies env src[k]'s whole state into env dst[k] (a search node into
-// a free slot) without moving text; a dst listed twice is refused.
+// a free slot) without moving text; a dst listed twice is refused. Every src
+// is read before any dst is written (PROTOCOL.md): when a pair would read a
+// row an earlier pair wrote, the sources go through their state text.
 func (v *Vector) Fork(src, dst []int) error {
 	if len(src) != len(dst) {
 		return fmt.Errorf("%w: %d sources for %d destinations", ErrBadShape, len(src), len(dst))
@@ -93,12 +95,31 @@ func (v *Vector) Fork(src, dst []int) error {
 			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))
 		}
 	}
+	if v.readsWritten(src, dst) { // copying in order would read a row already overwritten
+		states, err := v.States(src)
+		if err != nil {
+			return err
+		}
+		return v.SetStates(dst, states)
+	}
 	for k := range src {
 		if src[k] != dst[k] {
 			v.copyRow(dst[k], src[k])
 		}
 	}
 	return nil
+}
+
+// readsWritten reports whether some src[k] is the dst of an earlier pair.
+func (v *Vector) readsWritten(src, dst []int) bool {
+	written := make([]bool, len(v.envs))
+	for k := range src {
+		if written[src[k]] {
+			return true
+		}
+		written[dst[k]] = src[k] != dst[k]
+	}
+	return false
 }
 
 // BotActions returns the action bot (a name bots.Parse reads) would choose

@@ -37,6 +37,14 @@ func forkCopiesEnvs(t *testing.T, c Case) {
 	a, b := strings.Split(mustStates(t, v)[0], "; ")[1], strings.Split(mustStates(t, v)[1], "; ")[1]
 	require.Equal(t, a, b, "the env's whole state is copied")
 	require.Error(t, v.Fork([]int{0, 2}, []int{1, 1}), "a destination listed twice")
+
+	// Every source is read before any destination is written: a swap swaps,
+	// and a chain copies what its sources held before the fork.
+	play(t, v, 3, 6, func(int, []int32) {})
+	before := mustStates(t, v)
+	require.NoError(t, v.Fork([]int{0, 2, 3}, []int{2, 3, 0}))
+	after := mustStates(t, v)
+	require.Equal(t, []string{before[3], before[0], before[2]}, []string{after[0], after[2], after[3]})
 }
 
 // badStatesChangeNothing: garbage and states that do not add up are refused
