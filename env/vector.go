@@ -48,8 +48,10 @@ type Vector struct {
 	pool     *Pool
 	// The batch being run (Pool.run): its size, the chunk each claim takes,
 	// the envs not yet claimed and those done, and a signal from the worker
-	// that completes it.
+	// that completes it to a caller parked in await.
 	batchSize, chunk, remaining, done atomic.Int64
+	runAt                             atomic.Int64 // unix nanos when the batch was handed out
+	parked                            atomic.Bool
 	finished                          chan struct{}
 	panicked                          atomic.Pointer[any] // a worker's panic, re-raised by the caller
 }

@@ -37,10 +37,11 @@ func benchWire(out io.Writer, id string, opts env.Options, d time.Duration) erro
 	url := "ws://" + ln.Addr().String() + "/ws"
 	fmt.Fprintf(out, "%-7s %6s %14s %14s %8s %10s %10s\n", "", "batch", "wire steps/s", "inproc", "ratio", "p50 rtt", "p99 rtt")
 	for _, n := range wireBatches {
-		inproc, err := stepRate(id, n, opts, d)
+		inprocRates, err := stepRate(id, n, opts, d)
 		if err != nil {
 			return err
 		}
+		inproc := inprocRates.loop // both loops draw their actions the same way
 		rate, p50, p99, err := wireRate(url, id, n, opts, d)
 		if err != nil {
 			return err

@@ -14,8 +14,9 @@ import (
 // conn is one client connection. Its reader goroutine (run) reads a frame,
 // handles it and queues the encoded reply; its writer goroutine (write)
 // writes the replies in order, and pings. Handling in the reader keeps
-// replies in request order while the writer overlaps sending with the next
-// request.
+// replies in request order while the writer overlaps sending a large reply
+// with the next request; a small reply with nothing ahead of it the reader
+// writes itself (deliver).
 type conn struct {
 	s      *Server
 	ws     *websocket.Conn
@@ -119,7 +120,9 @@ func (c *conn) serve() {
 		c.extendReadDeadline()
 		r, closeAfter := c.handle(c.in.Bytes())
 		c.forgetRequest()
-		c.enqueue(r)
+		if !c.deliver(r) {
+			return
+		}
 		if closeAfter {
 			c.end(dropUnauthorized, websocket.ClosePolicyViolation, "wrong or missing token")
 			return

@@ -25,7 +25,7 @@ import (
 // of connectionBytes.
 const (
 	readBufferBytes  = 64 << 10 // gorilla's per-connection read buffer
-	writeBufferBytes = 1 << 20  // gorilla's write buffer, pooled: held only while writing
+	writeBufferBytes = 64 << 10 // gorilla's write buffer; a larger reply is written from its own buffer (writev), not copied
 	// replySlack is what a connection may queue beyond its envs' share:
 	// hello, make and error replies are small.
 	replySlack = 64 << 10

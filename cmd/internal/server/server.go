@@ -49,11 +49,14 @@ func New(cfg Config) *Server {
 		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
 		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions()}
 	s.metrics = newMetrics(s)
-	// A reply is written as one frame when it fits the write buffer (a 1024-env
-	// step reply is ~0.5 MiB); fragments would make every client reassemble.
-	// The buffers come from a pool, so idle connections hold none.
+	// WriteMessage sends a reply as one frame whatever its size: the part that
+	// fits the write buffer is copied there, the rest written from the reply's
+	// own buffer in the same writev, so a small write buffer saves copying a
+	// large reply (a 1024-env step reply is ~0.5 MiB). Each connection keeps
+	// its own: a shared sync.Pool is emptied by every GC, and refilling it
+	// allocated a buffer per connection and cycle.
 	s.upgrader = websocket.Upgrader{ReadBufferSize: readBufferBytes, WriteBufferSize: writeBufferBytes,
-		WriteBufferPool: &sync.Pool{}, HandshakeTimeout: cfg.HandshakeTimeout}
+		HandshakeTimeout: cfg.HandshakeTimeout}
 	s.http = &http.Server{Handler: s.routes(), ReadHeaderTimeout: cfg.HandshakeTimeout, IdleTimeout: time.Minute,
 		MaxHeaderBytes: 16 << 10, ErrorLog: slogError(cfg.Logger)}
 	return s
