@@ -11,7 +11,7 @@ PYTHON     := $(VENV)/bin/python
 PYTHON_ENV := $(VENV)/bin/python
 endif
 
-.PHONY: build run test test-go test-python python-client bench clean
+.PHONY: build run test test-go test-python python-client chromium bench clean
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -33,10 +33,16 @@ $(VENV)/bin/python:
 
 # The client with its test extras (PyTorch is large: pip shows its progress).
 python-client: $(PYTHON_ENV)
-	$(PYTHON) -m pip install --progress-bar on -e 'python_client[test]'
+	$(PYTHON) -m pip install --progress-bar on -e 'python_client[test,rllib]'
+
+# The viewer's browser tests (python_client/tests/test_viewer.py) drive Debian's chromium, installed here when
+# missing: Playwright is told to use it, so no browser is downloaded from anywhere else.
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } \
+		|| { echo "the viewer's browser tests need Debian's chromium: run 'apt-get install chromium' as root"; exit 1; }
 
 # The Python client against the real server binary.
-test-python: build python-client
+test-python: build python-client chromium
 	SPLENDOR_SERVER_BIN=$(CURDIR)/$(BIN)/splendor-server SPLENDOR_EXPECT_VENV=$(if $(PYTHON_ENV),$(CURDIR)/$(VENV)) \
 		$(PYTHON) -m pytest -q python_client/tests
 

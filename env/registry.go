@@ -8,10 +8,12 @@ import (
 
 // Game is a registered environment: Make reads the game's own options and
 // returns the spec of one env (Mode, Players, observation and action fields)
-// and a constructor of fresh envs with those options.
+// and a constructor of fresh envs with those options. Components, if set,
+// describes the game's printed components (cards…) as JSON, for viewers.
 type Game struct {
-	ID   string
-	Make func(o *OptionReader) (Spec, func() Env)
+	ID         string
+	Make       func(o *OptionReader) (Spec, func() Env)
+	Components func() any
 }
 
 var (
@@ -59,4 +61,17 @@ func idsLocked() []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// Components describes env id's printed components (cards, nobles…) for a
+// viewer; an id that is not registered, or that has none, is ErrUnknownEnv.
+func Components(id string) (any, error) {
+	g, err := lookup(id)
+	if err == nil && g.Components == nil {
+		err = fmt.Errorf("%w: %s describes no components", ErrUnknownEnv, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g.Components(), nil
 }

@@ -9,14 +9,15 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/duelenv"
 	"github.com/stretchr/testify/require"
 )
 
-func duelTrace(t *testing.T, args ...string) ([]decisionLine[duelView], duelResultLine, []byte) {
+func duelTrace(t *testing.T, args ...string) ([]decisionLine[duelenv.StateView], duelResultLine, []byte) {
 	t.Helper()
 	var out bytes.Buffer
 	require.NoError(t, run(append([]string{"trace", "--game", "duel"}, args...), &out))
-	var decisions []decisionLine[duelView]
+	var decisions []decisionLine[duelenv.StateView]
 	var result duelResultLine
 	lines := bufio.NewScanner(bytes.NewReader(out.Bytes()))
 	lines.Buffer(nil, 1<<24)
@@ -25,7 +26,7 @@ func duelTrace(t *testing.T, args ...string) ([]decisionLine[duelView], duelResu
 			require.NoError(t, json.Unmarshal(lines.Bytes(), &result))
 			continue
 		}
-		var d decisionLine[duelView]
+		var d decisionLine[duelenv.StateView]
 		require.NoError(t, json.Unmarshal(lines.Bytes(), &d))
 		decisions = append(decisions, d)
 	}
@@ -67,7 +68,7 @@ func TestDuelTraceReplays(t *testing.T) {
 
 // checkDuelPayment: the view names the payment rule, and in phase pay the
 // card being paid for (pending) and what is still due.
-func checkDuelPayment(t *testing.T, v duelView, s *duel.State) {
+func checkDuelPayment(t *testing.T, v duelenv.StateView, s *duel.State) {
 	t.Helper()
 	require.Equal(t, s.ChoosePayment, v.Payment == paymentChoose, v.Notation)
 	require.Equal(t, s.Phase == duel.PhasePay, v.Due != nil, v.Notation)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/splendorenv"
+	tv "github.com/splendor-rl/splendor/env/tableview"
 )
 
 // play prints one random game, decision by decision, then its result. It
@@ -33,7 +35,8 @@ func playSplendor(out io.Writer, rules splendorRules, seed uint64) error {
 	fmt.Fprintf(out, "Splendor, %d players, seed %d%s: random players\n", rules.players, seed, paymentNote(rules))
 	p := newDecisionPrinter(out)
 	s, err := randomGame(rules, seed, func(s *splendor.State, _ *splendor.ActionSet, a int) {
-		p.print(s.Turn, s.Seat, splendor.Label(a))
+		v := splendorenv.View(s, tv.Referee)
+		p.print(splendorenv.Board(&v), s.Turn, s.Seat, splendor.Label(a))
 	})
 	if err != nil {
 		return err
@@ -51,9 +54,9 @@ func paymentNote(rules splendorRules) string {
 	return ""
 }
 
-// decisionPrinter prints a turn's first decision with the turn and the seat,
-// and its follow-up decisions (returns, nobles, Duel's privileges, abilities…)
-// indented under it. Turns count from 1 here, as people count them.
+// decisionPrinter prints each decision under the board it is made on: a
+// turn's first decision with the turn and the seat, its follow-up decisions
+// (returns, nobles, Duel's privileges, abilities…) indented with "then". Turns count from 1 here, as people count them.
 type decisionPrinter struct {
 	out  io.Writer
 	turn int64 // the turn printed last, -1 before the first
@@ -61,9 +64,10 @@ type decisionPrinter struct {
 
 func newDecisionPrinter(out io.Writer) *decisionPrinter { return &decisionPrinter{out: out, turn: -1} }
 
-// print prints one decision: turn is the number of turns completed before
-// it, which both engines keep.
-func (p *decisionPrinter) print(turn uint32, seat uint8, label string) {
+// print prints the board a decision is made on, then the decision: turn is
+// the number of turns completed before it, which both engines keep.
+func (p *decisionPrinter) print(board string, turn uint32, seat uint8, label string) {
+	fmt.Fprintf(p.out, "\n%s", board)
 	if int64(turn) == p.turn {
 		fmt.Fprintf(p.out, "                  then %s\n", label)
 		return
@@ -89,10 +93,8 @@ func printResult(out io.Writer, s *splendor.State) {
 // seats names the seats of a set (bit i for seat i).
 func seats(set uint8) string {
 	var names []string
-	for i := 0; i < 8; i++ {
-		if set&(1<<i) != 0 {
-			names = append(names, fmt.Sprintf("seat %d", i))
-		}
+	for _, i := range tv.Seats(set) {
+		names = append(names, fmt.Sprintf("seat %d", i))
 	}
 	return strings.Join(names, " and ")
 }

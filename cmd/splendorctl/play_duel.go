@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/duelenv"
+	tv "github.com/splendor-rl/splendor/env/tableview"
 )
 
 // playDuel prints one random Splendor Duel game from seed, of the payment
@@ -21,7 +23,8 @@ func playDuel(out io.Writer, seed uint64, choose bool) error {
 	var legal duel.ActionSet
 	p := newDecisionPrinter(out)
 	err := playRandomly(&s, &legal, seed, func(_ *duel.ActionSet, a int) {
-		p.print(s.Turn, s.Seat, duel.Label(a))
+		v := duelenv.View(&s, tv.Referee)
+		p.print(duelenv.Board(&v), s.Turn, s.Seat, duel.Label(a))
 	})
 	if err != nil {
 		return err

@@ -91,3 +91,24 @@ func TestColourNames(t *testing.T) {
 	assert.Equal(t, "white 1, blue 2, green 3, red 4, black 5", perColour([]uint8{1, 2, 3, 4, 5}, duelColour))
 	assert.Equal(t, "white 1, blue 2, green 3, red 4, black 5", perColour([]uint8{1, 2, 3, 4, 5}, splendorColour))
 }
+
+// Every decision is printed under the board it is made on: one board per
+// decision, whose heading names the turn and seat of the decision line.
+func TestPlayPrintsTheBoardBeforeEachDecision(t *testing.T) {
+	heading := regexp.MustCompile(`^Splendor(?: Duel)?: turn (\d+), seat (\d) to act`)
+	decision := regexp.MustCompile(`^turn +(\d+)  seat (\d)  `)
+	for _, args := range [][]string{{"--players", "3", "--seed", "3"}, {"--game", "duel", "--seed", "3"}} {
+		out := runPlay(t, args...)
+		boards := 0
+		var board []string
+		for _, line := range strings.Split(out, "\n") {
+			if m := heading.FindStringSubmatch(line); m != nil {
+				boards, board = boards+1, m[1:]
+			}
+			if m := decision.FindStringSubmatch(line); m != nil {
+				require.Equal(t, board, m[1:], "%v: the board before %q", args, line)
+			}
+		}
+		require.Equal(t, len(playedLabels(out)), boards, "%v: one board per decision", args)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/splendorenv"
+	tv "github.com/splendor-rl/splendor/env/tableview"
 )
 
 // trace writes K games as JSON Lines: one "decision" object per decision and
@@ -77,8 +79,9 @@ func paymentFlag(fs *flagSet) *string {
 func traceGame(enc *json.Encoder, k int, rules splendorRules, seed uint64) error {
 	w := decisionWriter{enc: enc}
 	s, err := randomGame(rules, seed, func(s *splendor.State, legal *splendor.ActionSet, a int) {
-		d := decisionLine[stateView]{Type: "decision", Game: k, Seed: seed, Decision: w.n, Turn: int(s.Turn),
-			Seat: int(s.Seat), Phase: s.Phase.String(), State: viewState(s), Action: a, Label: splendor.Label(a)}
+		d := decisionLine[splendorenv.StateView]{Type: "decision", Game: k, Seed: seed, Decision: w.n, Turn: int(s.Turn),
+			Seat: int(s.Seat), Phase: s.Phase.String(), State: splendorenv.View(s, tv.Referee), Action: a, Label: splendor.Label(a)}
+		d.State.DeckSizes = nil // a trace's decks tell them (the format predates deck_sizes)
 		d.Legal, d.LegalLabels = legalLists(legal, splendor.NumActions, splendor.Label)
 		w.write(d)
 	})

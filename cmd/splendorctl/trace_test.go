@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,13 +12,15 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/splendorenv"
+	tv "github.com/splendor-rl/splendor/env/tableview"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // tracedGame is one game of a trace: its decisions and its result.
 type tracedGame struct {
-	decisions []decisionLine[stateView]
+	decisions []decisionLine[splendorenv.StateView]
 	result    resultLine
 }
 
@@ -62,7 +66,7 @@ func decodeTrace(t *testing.T, out string) []tracedGame {
 		require.NoError(t, json.Unmarshal([]byte(line), &head))
 		switch head.Type {
 		case "decision":
-			var d decisionLine[stateView]
+			var d decisionLine[splendorenv.StateView]
 			require.NoError(t, json.Unmarshal([]byte(line), &d))
 			game.decisions = append(game.decisions, d)
 		case "result":
@@ -220,7 +224,7 @@ func TestTraceStateViewMatchesNotation(t *testing.T) {
 	})
 }
 
-func checkView(t *testing.T, v stateView, s splendor.State) {
+func checkView(t *testing.T, v splendorenv.StateView, s splendor.State) {
 	t.Helper()
 	require.Equal(t, s.ChoosePayment, v.Payment == paymentChoose, v.Notation)
 	require.Equal(t, s.Phase == splendor.PhasePay, v.Buying != nil && v.Due != nil, v.Notation)
@@ -247,7 +251,7 @@ func checkView(t *testing.T, v stateView, s splendor.State) {
 	}
 }
 
-func checkSeat(t *testing.T, v seatView, p *splendor.Player) {
+func checkSeat(t *testing.T, v splendorenv.SeatView, p *splendor.Player) {
 	t.Helper()
 	require.Equal(t, p.Tokens[:], tokenCounts(v.Tokens))
 	require.Equal(t, p.Bonus[:], gemCounts(v.Bonuses))
@@ -261,7 +265,7 @@ func checkSeat(t *testing.T, v seatView, p *splendor.Player) {
 	require.Equal(t, bought, v.Bought)
 	require.Len(t, v.Reserved, int(p.NumReserved))
 	for r, card := range v.Reserved {
-		require.Equal(t, reservedView{Card: int(p.Reserved[r]), Hidden: p.Blind&(1<<r) != 0}, card, "reserve slot %d", r)
+		require.Equal(t, []any{int(p.Reserved[r]), p.Blind&(1<<r) != 0}, []any{*card.Card, card.Hidden}, "reserve slot %d", r)
 	}
 	nobles := []int{}
 	for n := splendor.Noble(0); n < splendor.NumNobleTiles; n++ {
@@ -272,11 +276,11 @@ func checkSeat(t *testing.T, v seatView, p *splendor.Player) {
 	require.Equal(t, nobles, v.Nobles)
 }
 
-func tokenCounts(v tokensView) []uint8 {
-	return append(gemCounts(v.gemsView), uint8(v.Gold))
+func tokenCounts(v splendorenv.Tokens) []uint8 {
+	return append(gemCounts(v.Gems), uint8(v.Gold))
 }
 
-func gemCounts(v gemsView) []uint8 {
+func gemCounts(v tv.Gems) []uint8 {
 	return []uint8{uint8(v.White), uint8(v.Blue), uint8(v.Green), uint8(v.Red), uint8(v.Black)}
 }
 
@@ -454,4 +458,18 @@ func playedLabels(out string) []string {
 func lastLine(out string) string {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	return lines[len(lines)-1]
+}
+
+// Traces are data people keep: their bytes stay as they were when the state
+// views moved into the env packages (env/splendorenv, env/duelenv).
+func TestTraceBytesArePinned(t *testing.T) {
+	for args, sum := range map[string]string{
+		"--players 3 --seed 6 --games 2 --payment choose": "6a924333d4b6d17c3d3c1902f5aa1a2f02b8642d058fdc96d6eb27418937d77c",
+		"--game duel --seed 99 --games 2":                 "1f579459bc10656f6bd6aedcd9cd33222907187c127e95c6b3f24d1d5007ebcd",
+	} {
+		var out bytes.Buffer
+		require.NoError(t, run(append([]string{"trace"}, strings.Fields(args)...), &out))
+		got := sha256.Sum256(out.Bytes())
+		assert.Equal(t, sum, hex.EncodeToString(got[:]), "trace %s changed", args)
+	}
 }

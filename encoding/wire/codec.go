@@ -37,6 +37,7 @@ func NewCodec() *Codec {
 	c.enc = msgpack.NewEncoder(nil)
 	c.enc.SetSortMapKeys(true)
 	c.enc.UseCompactInts(true)
+	c.enc.SetCustomStructTag("json") // the view op's views are env-layer structs, named for JSON (docs/trace.md)
 	return c
 }
 

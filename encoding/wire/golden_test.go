@@ -57,6 +57,12 @@ var goldenFrames = map[string]any{
 	"bot_actions_request": &Request{ID: 10, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1}, Bot: "greedy",
 		Seed: seedPtr(3)},
 	"bot_actions_reply": &ActionsReply{ID: 10, Actions: Int32Tensor([]int32{5, -1}, 2)},
+
+	// The view op: seat 1's view of env 0, cut down to a few of its fields.
+	"view_request": &Request{ID: 11, Op: OpView, Handle: 1, EnvIDs: EnvIDs{0}, Seat: ptr(1)},
+	"view_reply": &ViewsReply{ID: 11, Views: []any{map[string]any{"players": 2, "seat": 0, "phase": "main",
+		"turn": 0, "deck_sizes": []int{36, 26, 16}, "over": false}},
+		Boards: []string{"Splendor: turn 1, seat 0 to act (main), payment auto\nbank      W4 U4 G4 R4 K4 gold 5\n"}},
 }
 
 // goldenState is a splendor-v1 state as get_state writes it (env 1 of a batch

@@ -15,6 +15,8 @@ const (
 	OpDeterminize = "determinize"
 	OpFork        = "fork"
 	OpBotActions  = "bot_actions"
+	// OpView shows envs' tables to people (PROTOCOL.md §3, view).
+	OpView = "view"
 )
 
 // Request is every request: id and op, and the fields its op reads.
@@ -34,6 +36,7 @@ type Request struct {
 	Src     EnvIDs         `msgpack:"src,omitempty"`      // fork
 	Dst     EnvIDs         `msgpack:"dst,omitempty"`      // fork
 	Bot     string         `msgpack:"bot,omitempty"`      // bot_actions
+	Seat    *int           `msgpack:"seat,omitempty"`     // view
 }
 
 // Limits are the server's limits, announced by hello.
@@ -133,6 +136,15 @@ type ActionsReply struct {
 	Actions Tensor `msgpack:"actions"` // [K] int32
 }
 
+// ViewsReply answers view: one view and one text board per env asked for,
+// in order. A view is a game's state view (docs/trace.md), an env-layer
+// value encoded by its JSON field names (NewCodec).
+type ViewsReply struct {
+	ID     uint64   `msgpack:"id"`
+	Views  []any    `msgpack:"views"`
+	Boards []string `msgpack:"boards"`
+}
+
 // CloseReply confirms a batch is gone.
 type CloseReply struct {
 	ID     uint64 `msgpack:"id"`
@@ -158,6 +170,7 @@ var opFields = map[string][]string{
 	OpDeterminize: {"handle", "env_ids", "seeds"},
 	OpFork:        {"handle", "src", "dst"},
 	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds"},
+	OpView:        {"handle", "env_ids", "seat"},
 }
 
 // checkFields refuses a field the request's op does not read (reset with
@@ -197,5 +210,6 @@ func (r *Request) setFields() []string {
 	add("src", r.Src != nil)
 	add("dst", r.Dst != nil)
 	add("bot", r.Bot != "")
+	add("seat", r.Seat != nil)
 	return set
 }

@@ -57,7 +57,7 @@ func init() {
 	env.Register(env.Game{ID: ID, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
 		c := readConfig(o)
 		return spec(c), func() env.Env { return newEnv(c) }
-	}})
+	}, Components: components})
 }
 
 func spec(c config) env.Spec {

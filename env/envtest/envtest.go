@@ -43,6 +43,7 @@ func Run(t *testing.T, c Case) {
 	t.Run("AutoresetModes", func(t *testing.T) { autoresetModes(t, c) })
 	t.Run("Float32MatchesUint8", func(t *testing.T) { float32MatchesUint8(t, c) })
 	t.Run("HiddenInformation", func(t *testing.T) { hiddenInformation(t, c) })
+	t.Run("ViewsHideWhatSeatsCannotSee", func(t *testing.T) { viewsHideWhatSeatsCannotSee(t, c) })
 	t.Run("IllegalActionsChangeNothing", func(t *testing.T) { illegalActionsChangeNothing(t, c) })
 	t.Run("StateRoundTrip", func(t *testing.T) { stateRoundTrip(t, c) })
 	t.Run("ForkCopiesEnvs", func(t *testing.T) { forkCopiesEnvs(t, c) })

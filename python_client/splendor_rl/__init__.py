@@ -10,31 +10,37 @@ Importing it registers the Gymnasium ids `splendor_rl/splendor-v1` and `splendor
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from .connection import Connection
 from .errors import (BadOption, BadRequest, BadSeed, BadShape, BadState, ConnectionLost, EnvClosed,
                      IllegalAction, InternalError, LimitExceeded, ProtocolError, ServerUnreachable, SplendorError,
                      Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
+from .record import record
 from .sample import sample_legal
 from .server import LocalServer, find_binary
+from .shards import ShardedVectorEnv
 from .single import SplendorEnv
 from .vector import SplendorVectorEnv, derive_seed
 
 __all__ = ["make_vec", "make", "make_aec", "make_gym_vec", "GYM_IDS", "Connection", "LocalServer", "find_binary",
-           "SplendorVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",
+           "SplendorVectorEnv", "ShardedVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",
            "Unauthorized", "UnknownEnv", "BadOption", "BadSeed", "BadShape", "BadState", "IllegalAction",
            "UnknownHandle", "LimitExceeded", "InternalError", "ProtocolError", "ConnectionLost", "ServerUnreachable",
-           "EnvClosed", "sample_legal"]
+           "EnvClosed", "sample_legal", "record"]
 
 # Gymnasium ids (namespace splendor_rl) → server env ids.
 GYM_IDS = {"splendor_rl/splendor-v1": "splendor-v1", "splendor_rl/splendor-duel-v1": "splendor-duel-v1"}
 
 
-def make_vec(env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
-             reconnect: bool = False, **options: Any) -> SplendorVectorEnv:
+def make_vec(env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0,
+             url: str | Sequence[str] | None = None, reconnect: bool = False,
+             **options: Any) -> SplendorVectorEnv | ShardedVectorEnv:
     """A batched `gymnasium.vector.VectorEnv` of `num_envs` server envs (see `SplendorVectorEnv`, also for
-    `reconnect=True`)."""
+    `reconnect=True`); `url` a list of several servers' URLs spreads them over those servers, with the same
+    trajectories for the same seeds (`ShardedVectorEnv`)."""
+    if url is not None and not isinstance(url, str):
+        return ShardedVectorEnv(env_id, num_envs, urls=list(url), seed=seed, reconnect=reconnect, **options)
     return SplendorVectorEnv(env_id, num_envs, seed=seed, url=url, reconnect=reconnect, **options)
 
 

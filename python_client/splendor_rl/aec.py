@@ -9,20 +9,23 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .errors import IllegalAction
+from .render import RENDER_MODES, Renderer, check_render_mode
 from .vector import SplendorVectorEnv, one_action
 
 
-class SplendorAEC(AECEnv):
+class SplendorAEC(Renderer, AECEnv):
     """Agents `player_0`… act in turn; observations are {"observation", "action_mask"} (mask int8). Every agent's
     observation is current: the server serves every seat's view each step (option `obs_seats="all"`), each with
     what that seat cannot see hidden; the mask is all zeros when it is not the agent's turn. An illegal action
-    forfeits by default (the PettingZoo convention: -1 for the offender)."""
+    forfeits by default (the PettingZoo convention: -1 for the offender). `render_mode` "ansi", "human" or
+    "rgb_array" renders the whole table, every seat's cards included (docs/python.md)."""
 
-    metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": []}  # per env id in __init__
+    metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": RENDER_MODES}  # name per env id
 
     def __init__(self, env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, url: str | None = None,
-                 illegal_action: str = "forfeit", **options: Any):
+                 illegal_action: str = "forfeit", render_mode: str | None = None, **options: Any):
         super().__init__()
+        self.render_mode = check_render_mode(render_mode)
         options["obs_seats"] = "all"  # every agent's own current view
         self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="self_play", players=players,
                                       autoreset="disabled", illegal_action=illegal_action, **options)

@@ -3,7 +3,8 @@
 Batches of 1, 64 and 1024 envs of `--env` (splendor-v1 by default, or splendor-duel-v1) step self-play games with
 uniformly random legal actions sampled by numpy from the masks, first one `step()` at a time, then two batches of
 that size double-buffered with `send`/`recv`; the in-process figure comes from the server's own
-`splendorctl bench --mode inproc` run in the same invocation; the `step()` round trip gives the latency (p50, p99).
+`splendorctl bench --mode inproc` run in the same invocation (its env-steps/s: time spent in `Step`, its own
+sampling left out, as here); the `step()` round trip gives the latency (p50, p99).
 The wire overhead is a `step()`'s time (the policy's sampling left out) over the in-process time of the same batch,
 and a second table splits a step's time: the policy (numpy sampling), the transport (sending, waiting for and
 reading the reply: the server's step and encoding included), msgpack decoding, and the rest (numpy views,

@@ -1,6 +1,6 @@
 """Search over the wire (PROTOCOL.md §3, search ops): whole env states, redeals of hidden information, forks and
-bots' advice, as methods of `SplendorVectorEnv`. A state includes hidden information (deck order, others' blind
-reserves): it is for search and tools, never for a policy's input."""
+bots' advice, as methods of `SplendorVectorEnv`; and `view`, which shows tables to people. A state includes hidden
+information (deck order, others' blind reserves): it is for search and tools, never for a policy's input."""
 
 from __future__ import annotations
 
@@ -53,6 +53,15 @@ class SearchOps:
         fields = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
         reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, **fields)
         return to_numpy(reply["actions"])
+
+    def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
+        """Each env's table for people (PROTOCOL.md §3, view): `(views, boards)`, a view being a dict in the state
+        view schema of docs/trace.md (plus `deck_sizes`, `over`, and `client_seat` in vs_bots) and a board its text.
+        `seat` None is the referee's view (everything); a seat's view hides what that seat cannot see."""
+        self._check_open()
+        fields = {} if seat is None else {"seat": int(seat)}
+        reply = self.connection.call("view", handle=self.handle, env_ids=_ids(env_ids), **fields)
+        return list(reply["views"]), list(reply["boards"])
 
     def _changed(self, reply: dict) -> tuple[np.ndarray, dict]:
         obs, _, _, _, infos = self._unpack(reply, acting=None)

@@ -7,23 +7,28 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .render import RENDER_MODES, Renderer, check_render_mode
 from .vector import SplendorVectorEnv, check_reset_options, check_seed, one_action
 
 
-class SplendorEnv(gym.Env):
+class SplendorEnv(Renderer, gym.Env):
     """The agent owns one seat of a `vs_bots` game (the seat is drawn per episode unless `seat` is given); the
     bots play the others on the server. `action_masks()` returns the legal actions, as sb3-contrib's
     `MaskablePPO` expects. An illegal action defaults to `illegal_action="forfeit"`: the episode ends as a loss
     (-1), which keeps generic tools that sample any action working; pass "error" to raise instead.
 
     With `reconnect=True` a lost connection ends the episode as truncated, with `info["reconnected"]` True, and
-    the step returns the first observation of a new one (see `SplendorVectorEnv`)."""
+    the step returns the first observation of a new one (see `SplendorVectorEnv`).
 
-    metadata = {"render_modes": []}
+    `render_mode` "ansi" renders the table as the agent's seat sees it as text, "human" prints that, "rgb_array"
+    draws it (docs/python.md)."""
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}  # fps: for video recorders; a turn a quarter second
 
     def __init__(self, env_id: str = "splendor-v1", *, seed: int = 0, url: str | None = None, bots: Any = "random",
                  illegal_action: str = "forfeit", reconnect: bool = False, reconnect_timeout: float = 60.0,
-                 **options: Any):
+                 render_mode: str | None = None, **options: Any):
+        self.render_mode = check_render_mode(render_mode)
         self._vec = SplendorVectorEnv(env_id, 1, seed=seed, url=url, mode="vs_bots", bots=bots,
                                       autoreset="disabled", illegal_action=illegal_action, reconnect=reconnect,
                                       reconnect_timeout=reconnect_timeout, **options)
@@ -31,6 +36,7 @@ class SplendorEnv(gym.Env):
         self.action_space = self._vec.single_action_space
         self.action_labels = self._vec.action_labels
         self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._seat = 0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """`seed`: a non-negative int, else `BadSeed`; `options`: none are read, so any key raises `BadOption`."""
@@ -46,11 +52,14 @@ class SplendorEnv(gym.Env):
         return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), self._info(infos)
 
     def _info(self, infos: dict) -> dict:
-        self._mask = infos["action_mask"][0]
-        info = {"action_mask": self._mask.copy(), "seat": int(infos["to_play"][0])}
+        self._mask, self._seat = infos["action_mask"][0], int(infos["to_play"][0])
+        info = {"action_mask": self._mask.copy(), "seat": self._seat}
         if "reconnected" in infos:
             info["reconnected"] = True
         return info
+
+    def _render_seat(self) -> int:
+        return self._seat  # the agent's: render shows what it may see
 
     def action_masks(self) -> np.ndarray:
         return self._mask.copy()

@@ -90,6 +90,19 @@ def one_action(action: Any) -> np.ndarray:
     return a.reshape(1)
 
 
+def setup_spaces(env: VectorEnv, spec: dict, num_envs: int) -> None:
+    """A vector env's spaces, sizes and metadata from make's `spec`."""
+    env.num_envs = num_envs
+    env.num_players = spec["players"]
+    env.action_labels = list(spec["action_labels"])
+    dtype = np.uint8 if spec["obs_dtype"] == "uint8" else np.float32
+    env.single_observation_space = spaces.Box(0, 255, shape=tuple(spec["obs_shape"]), dtype=dtype)
+    env.single_action_space = spaces.Discrete(spec["num_actions"])
+    env.observation_space = batch_space(env.single_observation_space, num_envs)
+    env.action_space = batch_space(env.single_action_space, num_envs)
+    env.metadata = {"autoreset_mode": AUTORESET[spec["autoreset"]], "render_modes": []}
+
+
 class SplendorVectorEnv(SearchOps, VectorEnv):
     """`num_envs` envs of `env_id` stepped together by the server.
 
@@ -129,7 +142,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
             self._closed = True
             self._release()
             raise
-        self._setup_spaces(num_envs)
+        setup_spaces(self, self.spec_info, num_envs)
         self._acting: deque[np.ndarray] = deque()
         self._to_play = np.zeros(num_envs, dtype=np.int32)
         self._obs = np.zeros(self.observation_space.shape, self.observation_space.dtype)  # the last seen
@@ -140,18 +153,6 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         made = self.connection.call("make", seed=seed, **self._make_fields)
         self.handle = made["handle"]
         self.spec_info = made["spec"]
-
-    def _setup_spaces(self, num_envs: int) -> None:
-        spec = self.spec_info
-        self.num_envs = num_envs
-        self.num_players = spec["players"]
-        self.action_labels = list(spec["action_labels"])
-        dtype = np.uint8 if spec["obs_dtype"] == "uint8" else np.float32
-        self.single_observation_space = spaces.Box(0, 255, shape=tuple(spec["obs_shape"]), dtype=dtype)
-        self.single_action_space = spaces.Discrete(spec["num_actions"])
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        self.metadata = {"autoreset_mode": AUTORESET[spec["autoreset"]], "render_modes": []}
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict]:

@@ -27,7 +27,7 @@ def test_every_message_kind_has_a_frame():
     assert {"hello_request", "hello_reply", "make_request", "make_reply", "reset_request", "step_request",
             "step_reply", "close_request", "close_reply", "error_reply", "get_state_request", "get_state_reply",
             "set_state_request", "determinize_request", "fork_request", "bot_actions_request",
-            "bot_actions_reply"} <= set(FRAMES)
+            "bot_actions_reply", "view_request", "view_reply"} <= set(FRAMES)
 
 
 @pytest.mark.parametrize("name", FRAMES)
@@ -74,3 +74,12 @@ def test_search_frames():
     assert (advise["bot"], advise["seed"], advise["env_ids"]) == ("greedy", 3, [0, 1])
     actions = to_numpy(unpack((GOLDEN / "bot_actions_reply.msgpack").read_bytes())["actions"])
     assert actions.dtype == np.int32 and actions.tolist() == [5, -1]
+
+
+def test_view_frames():
+    """The view op's frames as `SplendorVectorEnv.view` sends and reads them: views are plain maps."""
+    request = unpack((GOLDEN / "view_request.msgpack").read_bytes())
+    assert (request["op"], request["env_ids"], request["seat"]) == ("view", [0], 1)
+    reply = unpack((GOLDEN / "view_reply.msgpack").read_bytes())
+    assert reply["views"][0]["deck_sizes"] == [36, 26, 16] and reply["views"][0]["over"] is False
+    assert reply["boards"][0].startswith("Splendor: turn 1, seat 0 to act")

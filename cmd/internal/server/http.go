@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/splendor-rl/splendor/internal/quote"
+	"github.com/splendor-rl/splendor/web"
 )
 
 // routes are the server's HTTP endpoints, each behind the Host check.
@@ -21,6 +22,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/ws", s.serveWS)
 	mux.Handle("/healthz", readOnly(http.HandlerFunc(s.serveHealth)))
 	mux.Handle("/metrics", readOnly(s.metrics.handler()))
+	mux.Handle(componentsPath, readOnly(http.HandlerFunc(serveComponents)))
+	mux.Handle("/", readOnly(web.Handler())) // the browser viewer (docs/viewer.md)
 	return s.checkHost(mux)
 }
 

@@ -41,9 +41,10 @@ func TestHostMustBeKnown(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, resp.StatusCode)
 }
 
-func TestHealthAndMetricsAreReadOnly(t *testing.T) {
+// Health, metrics and the viewer's page answer GET and HEAD only.
+func TestHTTPEndpointsAreReadOnly(t *testing.T) {
 	_, url := start(t, testConfig())
-	for _, path := range []string{"/healthz", "/metrics"} {
+	for _, path := range []string{"/healthz", "/metrics", "/"} {
 		resp, err := http.Post(httpURL(url, path), "text/plain", strings.NewReader("x"))
 		require.NoError(t, err)
 		resp.Body.Close()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/tableview"
 	"github.com/splendor-rl/splendor/internal/quote"
 )
 
@@ -17,13 +18,14 @@ var searchOps = map[string]func(*batch, *wire.Request) (any, error){
 	wire.OpDeterminize: determinize,
 	wire.OpFork:        fork,
 	wire.OpBotActions:  botActions,
+	wire.OpView:        view,
 }
 
 func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 	op, known := searchOps[req.Op]
 	if !known {
 		return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close, "+
-			"get_state, set_state, determinize, fork, bot_actions)", quote.String(req.Op))
+			"get_state, set_state, determinize, fork, bot_actions, view)", quote.String(req.Op))
 	}
 	b, werr := c.lookup(req.Handle)
 	if werr != nil {
@@ -83,4 +85,14 @@ func botActions(b *batch, req *wire.Request) (any, error) {
 	}
 	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed, seeds)
 	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
+}
+
+// view shows envs' tables; an absent seat is the referee's view.
+func view(b *batch, req *wire.Request) (any, error) {
+	seat := tableview.Referee
+	if req.Seat != nil {
+		seat = *req.Seat
+	}
+	views, boards, err := b.v.Views(req.EnvIDs, seat)
+	return &wire.ViewsReply{ID: req.ID, Views: views, Boards: boards}, err
 }

@@ -1,0 +1,247 @@
+"""The browser viewer (web/, docs/viewer.md) in headless Chromium, Debian's package at /usr/bin/chromium (`make
+test` installs it), driven by Playwright against the real server binary. Screenshots are kept in
+tests/artifacts/ (gitignored) for people to look at; the tests check positions and visibility, never pixels."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import splendor_rl
+from splendor_rl.arena_replay import ReplayWriter, game_notation
+from splendor_rl.server import find_binary
+
+from playwright import sync_api  # the test extra installs it
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert CHROMIUM.exists(), "no /usr/bin/chromium: `make test` installs Debian's chromium (apt-get install chromium)"
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM))
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def base(url) -> str:
+    """The viewer's address: the server's, over HTTP."""
+    return url.replace("ws://", "http://").removesuffix("/ws") + "/"
+
+
+@pytest.fixture
+def page(browser):
+    """A 1280×720 page that fails the test on any script error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory) -> dict[str, Path]:
+    """One `splendorctl trace` file per game, seed 5, from the splendorctl built beside the server."""
+    splendorctl = Path(find_binary()).with_name("splendorctl")
+    directory = tmp_path_factory.mktemp("traces")
+    files = {}
+    for game in ("splendor", "duel"):
+        files[game] = directory / f"{game}.jsonl"
+        with open(files[game], "w") as out:
+            subprocess.run([str(splendorctl), "trace", "--game", game, "--seed", "5"], stdout=out, check=True)
+    return files
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def open_replay(page, base: str, path: Path) -> None:
+    page.goto("about:blank")  # a fresh page: the table drawn from the previous file must not count
+    page.goto(base + "#replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("#table .seat")
+
+
+def test_page_loads(page, base):
+    page.goto(base)
+    assert page.title() == "Splendor viewer"
+    assert page.locator("#replay-setup").is_visible()
+    page.click("#to-play")
+    page.wait_for_selector("#play-env option", state="attached")
+    assert page.locator("#play-env option").all_inner_texts() == ["splendor-duel-v1", "splendor-v1"]
+
+
+def test_replay_steps_through_a_trace(page, base, traces):
+    lines = [json.loads(line) for line in traces["splendor"].read_text().splitlines()]
+    decisions = [line for line in lines if line["type"] == "decision"]
+    open_replay(page, base, traces["splendor"])
+    assert page.inner_text("#situation").startswith(f"Position 1 of {len(decisions) + 1}")
+    assert decisions[0]["label"] in page.inner_text("#decision")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert decisions[2]["label"] in page.inner_text("#decision h2")
+    assert page.locator(".alternatives li").count() == len(decisions[2]["legal"])
+    assert page.locator(".alternatives li.chosen").inner_text() == decisions[2]["label"]
+    page.click("[aria-label='previous decision (←)']")
+    assert decisions[1]["label"] in page.inner_text("#decision h2")
+    turn = decisions[-1]["turn"] // 2
+    page.fill("[aria-label=turn]", str(turn))
+    page.click("text=Go to turn")
+    assert f"turn {turn} " in page.inner_text("#situation")
+    page.keyboard.press("End")
+    assert "Winner" in page.inner_text("#decision") or "No winner" in page.inner_text("#decision")
+
+
+def test_splendor_position(page, base, traces):
+    open_replay(page, base, traces["splendor"])
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    shot(page, "splendor")
+    rows = page.locator(".market .row")
+    assert rows.count() == 3
+    top, bottom = rows.nth(0).bounding_box(), rows.nth(2).bounding_box()
+    assert top["y"] < bottom["y"], "level 3 is drawn above level 1, as on the table"
+    assert page.locator(".market .row").nth(0).locator(".deck").inner_text().startswith("L3")
+    assert page.locator(".nobles .noble").count() == 3
+    assert page.locator(".bank .chip").count() == 6
+    assert page.locator(".seat").count() == 2
+    card = page.locator(".market .card[data-card]").first
+    assert card.locator(".cost .pip").count() >= 1 and card.get_attribute("aria-label")
+    side = page.locator("#side").bounding_box()
+    assert side["x"] >= rows.nth(0).bounding_box()["x"] + 300, "the side panel is beside the table at 1280 px"
+
+
+def test_duel_position(page, base, traces):
+    open_replay(page, base, traces["duel"])
+    for _ in range(20):
+        page.keyboard.press("ArrowRight")
+    shot(page, "duel")
+    cells = page.locator(".board .cell")
+    assert cells.count() == 25
+    a1, e5 = cells.nth(0).bounding_box(), cells.nth(24).bounding_box()
+    assert a1["x"] < e5["x"] and a1["y"] < e5["y"], "cells run a1…e5, left to right and top to bottom"
+    assert cells.nth(12).get_attribute("data-key") == "c3"
+    assert page.locator(".board .spiral polyline").count() == 1
+    assert [r.locator(".card").count() for r in page.locator(".pyramid .row").all()] == [3, 4, 5]
+    assert page.locator(".royals .royal").count() + page.locator(".seat .royal").count() == 4
+    assert page.locator(".seat h3 .crowns").count() == 2
+
+
+@pytest.mark.parametrize("trace", ["splendor", "duel"])
+def test_phone_width_has_no_horizontal_overflow(browser, base, traces, trace):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_replay(page, base, traces[trace])
+    page.keyboard.press("ArrowRight")
+    shot(page, f"{trace}-390px")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+
+
+def play_clicks(page, rng: random.Random) -> None:
+    """Plays the person's seat until the game is over: each decision selects a random clickable board element
+    (when any), then clicks a random move among those listed; only legal moves are ever offered."""
+    done = "document.body.dataset.play === 'over' || document.querySelectorAll('button.move').length > 0"
+    while True:
+        page.wait_for_function(done, timeout=20_000)
+        if page.evaluate("document.body.dataset.play") == "over":
+            return
+        playable = page.locator("#table .playable[data-key]")
+        if playable.count() and rng.random() < 0.7:
+            playable.nth(rng.randrange(playable.count())).click()
+        moves = page.locator("button.move")
+        moves.nth(rng.randrange(moves.count())).click()
+
+
+def test_play_a_seeded_game_against_the_random_bot(page, base, url, tmp_path):
+    # payment=choose (an env option passed through) adds the pay phase to the decisions clicked.
+    page.goto(base + "#play?env=splendor-v1&seed=5&bot=random&seat=0&delay=0&payment=choose")
+    play_clicks(page, random.Random(5))
+    assert "game over" in page.inner_text("#situation")
+    link = page.get_attribute("#replay-link", "href")
+    with page.expect_download() as download:
+        page.click("#save-replay")
+    lines = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
+    decisions, result = lines[:-1], lines[-1]
+    assert {line["seat"] for line in decisions} == {0, 1}
+    assert all(line["action"] in line["legal"] for line in decisions)
+    assert any(line["phase"] == "pay" for line in decisions)
+
+    # The engine, stepped with the same seed and actions outside the browser, ends in the same state.
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=1, seed=5, url=url, autoreset="disabled", payment="choose")
+    envs.reset()
+    for line in decisions:
+        envs.step(np.array([line["action"]]))
+    assert game_notation(envs.get_state()[0]) == result["final_state"]
+    envs.close()
+
+    # The saved file opens in replay mode and ends at the same position; so does the game's link, which carries
+    # the seed, options and actions.
+    assert final_scores(page, base, Path(download.value.path())) == result["scores"]
+    page.goto(base + link)
+    page.wait_for_selector("#table .seat")
+    page.keyboard.press("End")
+    assert [int(text.split()[0]) for text in page.locator(".seat h3 .points").all_inner_texts()] == result["scores"]
+
+
+def test_an_arena_replay_is_replayed_on_the_server(page, base, url, traces, tmp_path):
+    """The arena's files have the seed and actions only: the viewer re-plays them to get the positions."""
+    lines = [json.loads(line) for line in traces["splendor"].read_text().splitlines()]
+    decisions, result = lines[:-1], lines[-1]
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=1, seed=5, url=url, autoreset="disabled")
+    envs.reset()
+    for line in decisions:
+        envs.step(np.array([line["action"]]))
+    record = {"game": 0, "seed": 5, "points": result["scores"], "winners": result["winners"], "truncated": False,
+              "seats": ["random", "also random"], "places": [1, 2], "table": 0, "deal": 0, "rotation": 0}
+    writer = ReplayWriter(str(tmp_path), "splendor-v1", envs.action_labels)
+    writer.write(record, [(line["seat"], line["action"]) for line in decisions], envs.get_state()[0])
+    envs.close()
+    assert final_scores(page, base, Path(writer.path(0))) == result["scores"]
+    assert page.locator(".seat h3").first.inner_text().startswith("Seat 0 · random")
+    page.keyboard.press("Home")
+    assert decisions[0]["label"] in page.inner_text("#decision h2")
+    assert page.locator(".alternatives li").count() == len(decisions[0]["legal"])
+
+
+def final_scores(page, base: str, replay: Path) -> list[int]:
+    open_replay(page, base, replay)
+    page.keyboard.press("End")
+    assert "game over" in page.inner_text("#situation")
+    return [int(text.split()[0]) for text in page.locator(".seat h3 .points").all_inner_texts()]
+
+
+def test_play_duel_shows_bot_decisions_and_hints(page, base):
+    page.goto(base + "#play?env=splendor-duel-v1&seed=3&bot=greedy&seat=1&delay=0")
+    page.wait_for_selector("button.move")
+    assert page.locator("#decision li").count() >= 1, "the bot's first decision is listed with its label"
+    page.click("#hint")
+    page.wait_for_selector("button.move.hinted")
+    assert page.locator("#table .hinted").count() >= 1
+    shot(page, "duel-play")
+
+
+def test_a_server_token_is_asked_for(browser):
+    with splendor_rl.LocalServer(args=("--log-level", "warn", "--token", "open sesame")) as server:
+        page = browser.new_page()
+        page.goto(server.url.replace("ws://", "http://").removesuffix("/ws") + "/#play")
+        page.wait_for_selector("#token-form:not([hidden])")
+        assert "token" in page.inner_text("#status")
+        page.fill("#token", "open sesame")
+        page.click("#token-form button")
+        page.wait_for_selector("#play-env option", state="attached")
+        assert page.locator("#token-form").is_hidden()
+        page.close()

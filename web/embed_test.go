@@ -1,0 +1,63 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The page and its modules are served with the types a browser needs to run
+// them (a module served as anything but JavaScript is refused).
+func TestHandlerServesThePage(t *testing.T) {
+	for file, contentType := range map[string]string{
+		"/":                             "text/html",
+		"/viewer.css":                   "text/css",
+		"/js/app.js":                    "text/javascript",
+		"/vendor/msgpack/index.mjs":     "text/javascript",
+		"/vendor/msgpack/LICENSE":       "text/plain",
+		"/vendor/msgpack/utils/int.mjs": "text/javascript",
+	} {
+		recorder := httptest.NewRecorder()
+		Handler().ServeHTTP(recorder, httptest.NewRequest(http.MethodGet, file, nil))
+		require.Equal(t, http.StatusOK, recorder.Code, file)
+		require.True(t, strings.HasPrefix(recorder.Header().Get("Content-Type"), contentType), file)
+	}
+}
+
+// names says whether a file may name others: the page and the modules.
+func names(file string) bool {
+	return strings.HasSuffix(file, ".html") || strings.HasSuffix(file, ".js") || strings.HasSuffix(file, ".mjs")
+}
+
+var importPath = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^"]*?from\s+"([^"]+)"|src="([^"]+)"|href="([^":]+)"`)
+
+// Every file the page and its modules name is embedded: a missing one would
+// only show in a browser.
+func TestEveryImportIsEmbedded(t *testing.T) {
+	checked := 0
+	err := fs.WalkDir(files, ".", func(name string, entry fs.DirEntry, err error) error {
+		if err != nil || entry.IsDir() || !names(name) {
+			return err
+		}
+		text, err := fs.ReadFile(files, name)
+		require.NoError(t, err)
+		for _, match := range importPath.FindAllStringSubmatch(string(text), -1) {
+			target := match[1] + match[2] + match[3]
+			if strings.HasPrefix(target, "#") || target == "" {
+				continue
+			}
+			_, err := fs.Stat(files, path.Join(path.Dir(name), target))
+			require.NoError(t, err, "%s names %s", name, target)
+			checked++
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, checked, 20)
+}

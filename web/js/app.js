@@ -1,0 +1,166 @@
+// The page: picks the mode from the URL's hash (docs/viewer.md), keeps one
+// connection to the server, and asks for the server's token when it has one.
+//   #replay                               open a file
+//   #replay?env=…&seed=…&players=…&actions=3.17.…   re-play a seeded game on the server
+//   #play                                 choose a game
+//   #play?env=…&seed=…&bot=…&seat=…&players=…&delay=…   play it
+import { h } from "./dom.js";
+import { Connection, WireError } from "./wire.js";
+import { envOf, parts } from "./game.js";
+import { readGames } from "./record.js";
+import { Replay, framesOf, rebuild } from "./replay.js";
+import { Play } from "./play.js";
+
+const $ = (id) => document.getElementById(id);
+const ui = Object.fromEntries(["table", "situation", "controls", "decision", "moves"].map((id) => [id, $(id)]));
+const TOKEN = "splendor-viewer-token";
+let connection = null;
+let shown = null; // the Replay or Play on the table
+
+// connect returns the open connection, or opens one. A server with a token
+// answers a hello without it with `unauthorized`: the page then asks for it.
+async function connect() {
+  if (connection && !connection.closedBy) return connection;
+  try {
+    connection = await Connection.open(sessionStorage.getItem(TOKEN) ?? "");
+  } catch (error) {
+    if (error instanceof WireError && error.code === "unauthorized") {
+      $("token-form").hidden = false;
+      throw new Error("this server needs its token: type it above");
+    }
+    throw error;
+  }
+  $("token-form").hidden = true;
+  return connection;
+}
+
+function status(text) {
+  $("status").textContent = text;
+}
+
+// route shows what the hash asks for; failures are reported, never thrown.
+async function route() {
+  shown?.close?.();
+  shown?.stop?.();
+  shown = null;
+  status("");
+  const [mode, query] = location.hash.slice(1).split("?");
+  const params = new URLSearchParams(query ?? "");
+  for (const [id, current] of [["to-play", mode === "play"], ["to-replay", mode !== "play"]]) {
+    if (current) $(id).setAttribute("aria-current", "page");
+    else $(id).removeAttribute("aria-current");
+  }
+  $("replay-setup").hidden = mode === "play" || params.has("env");
+  $("play-setup").hidden = mode !== "play" || params.has("env");
+  $("game").hidden = !params.has("env");
+  ui.moves.replaceChildren();
+  try {
+    if (mode === "play") await (params.has("env") ? startPlay(params) : offerGames());
+    else if (params.has("env")) await replayLink(params);
+  } catch (error) {
+    status(`Error: ${error.message}`);
+  }
+}
+
+async function startPlay(params) {
+  const [open, components] = await Promise.all([connect(), parts(params.get("env"))]);
+  const game = {
+    env: params.get("env"), seed: params.get("seed") ?? "1", options: envOptions(open.hello, params),
+    seat: Number(params.get("seat") ?? 0), bot: params.get("bot") ?? "random",
+    delay: Number(params.get("delay") ?? 400),
+  };
+  shown = new Play(ui, open, game, components);
+  await shown.run();
+}
+
+// envOptions reads the env's options from the URL (players=3, payment=choose…):
+// those hello lists for the env, typed as it says, but for the ones both modes
+// set themselves (seats are the page's to play, and `seat` is the person's).
+function envOptions(hello, params) {
+  const own = new Set(["mode", "autoreset", "seat", "bots"]);
+  const options = hello.env_options[params.get("env")] ?? [];
+  return Object.fromEntries(options.filter(({ name }) => params.has(name) && !own.has(name))
+    .map(({ name, type }) => [name, type === "int" ? Number(params.get(name)) : params.get(name)]));
+}
+
+// offerGames fills the play form with the envs the server announces, and
+// bounds the players field by the chosen env's `players` option (hello).
+async function offerGames() {
+  const { hello } = await connect();
+  const choice = $("play-env");
+  const [players, seat] = ["players", "seat"].map((name) => document.querySelector(`#play-setup [name=${name}]`));
+  choice.replaceChildren(...hello.envs.map((env) => h("option", {}, env)));
+  players.oninput = () => Object.assign(seat, { max: Number(players.value) - 1 });
+  choice.onchange = () => {
+    const option = hello.env_options[choice.value].find(({ name }) => name === "players");
+    Object.assign(players, { min: option.min, max: option.max, value: option.default });
+    players.closest("label").hidden = option.min === option.max;
+    players.oninput();
+  };
+  choice.onchange();
+}
+
+async function replayLink(params) {
+  const open = await connect();
+  const frames = await rebuild(open, {
+    env: params.get("env"), seed: params.get("seed") ?? "0", options: envOptions(open.hello, params),
+    actions: (params.get("actions") ?? "").split(".").filter(Boolean).map(Number),
+  });
+  await showReplay(frames);
+}
+
+// showReplay puts a game's positions on the table; `entrants` names the
+// players of each seat when the file says (the arena's result line does).
+async function showReplay(frames, entrants = []) {
+  const components = await parts(envOf(frames[0].view));
+  $("game").hidden = false;
+  const seatNames = entrants.map((name, seat) => `Seat ${seat} · ${name}`);
+  shown = new Replay(ui, frames, { parts: components, seatNames });
+}
+
+// openFile reads a replay file and shows its first game; a file of several
+// games offers the others in a list.
+async function openFile(file) {
+  try {
+    const games = readGames(await file.text());
+    const choice = $("replay-game");
+    const names = games.map((game, k) => h("option", { value: k }, `game ${game.game}, seed ${game.seed}`));
+    choice.replaceChildren(...names);
+    choice.closest("label").hidden = games.length < 2;
+    choice.onchange = () => showGame(games[Number(choice.value)]).catch((error) => status(`Error: ${error.message}`));
+    status("");
+    await showGame(games[0]);
+  } catch (error) {
+    status(`Cannot open ${file.name}: ${error.message}`);
+  }
+}
+
+async function showGame(game) {
+  shown?.close?.();
+  await showReplay(await framesOf(game, connect), game.result?.entrants);
+}
+
+$("replay-file").addEventListener("change", (event) => event.target.files[0] && openFile(event.target.files[0]));
+document.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  document.body.classList.add("drop-target");
+});
+document.addEventListener("dragleave", () => document.body.classList.remove("drop-target"));
+document.addEventListener("drop", (event) => {
+  event.preventDefault();
+  document.body.classList.remove("drop-target");
+  if (event.dataTransfer.files[0]) openFile(event.dataTransfer.files[0]);
+});
+$("play-setup").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  location.hash = `play?${new URLSearchParams(form)}`;
+});
+$("token-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  sessionStorage.setItem(TOKEN, $("token").value);
+  route();
+});
+window.addEventListener("hashchange", route);
+if (!location.hash) history.replaceState(null, "", "#replay");
+route();

@@ -1,0 +1,110 @@
+// Play mode: a person against built-in bots on one seeded self-play env.
+// The person's seat is stepped with what they click (legal moves only: the
+// step reply's mask); every other seat asks `bot_actions` and steps that, so
+// the bots' decisions pass through here and are shown with their labels.
+import { h } from "./dom.js";
+import { draw } from "./game.js";
+import { Episode } from "./episode.js";
+import { MovePicker } from "./moves.js";
+import { decisionLine, resultLine, jsonLine } from "./record.js";
+import { ending } from "./replay.js";
+
+const BOTS = ["random", "greedy", "mcts"];
+// What the table waits for, as the situation line says it; the page's
+// body carries it as data-play for scripts (the browser tests wait on it).
+const WAITING = { "your-move": "your move", bot: "a bot is thinking", over: "game over" };
+
+export class Play {
+  // ui: {table, situation, controls, decision, moves}; game: {env, seed, options, seat, bot, delay}.
+  constructor(ui, connection, game, parts) {
+    Object.assign(this, { ui, connection, game, parts, lines: [], stopped: false });
+    this.seatNames = Array.from({ length: 4 }, (_, i) => `Seat ${i} · ${i === game.seat ? "you" : game.bot}`);
+    this.picker = new MovePicker(ui.table, ui.moves, (action) => this.answer(action));
+    this.log = h("ol", { class: "alternatives", start: 0, "aria-label": "decisions so far" });
+    ui.decision.replaceChildren(h("h2", {}, "Decisions"), this.log);
+    this.drawControls();
+  }
+
+  drawControls() {
+    this.hintBot = h("select", { "aria-label": "hint bot" }, BOTS.map((name) => h("option", {}, name)));
+    this.ui.controls.replaceChildren(
+      h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint"), this.hintBot);
+  }
+
+  // run plays the game to its end; a game stopped half-way (the page moved
+  // on, its env closed under it) ends quietly.
+  async run() {
+    try {
+      await this.playOut(await Episode.start(this.connection, this.game));
+    } catch (error) {
+      if (!this.stopped) throw error;
+    }
+  }
+
+  async playOut(episode) {
+    this.episode = episode;
+    while (!episode.over && !this.stopped) {
+      const [referee, mine] = await Promise.all([episode.view(), episode.view(this.game.seat)]);
+      this.show(mine, episode.toPlay === this.game.seat ? "your-move" : "bot");
+      const action = episode.toPlay === this.game.seat ? await this.ask(episode) : await this.botMove(episode);
+      if (this.stopped) break;
+      this.lines.push(decisionLine(episode, referee, action));
+      this.note(episode.toPlay, episode.spec.action_labels[action]);
+      await episode.step(action);
+    }
+    if (!this.stopped) await this.finish(episode);
+  }
+
+  show(view, waiting) {
+    draw(this.ui.table, view, { parts: this.parts, seatNames: this.seatNames });
+    this.ui.situation.textContent = `Turn ${view.turn} · seat ${view.seat} (${view.phase}): ${WAITING[waiting]}`;
+    document.body.dataset.play = waiting;
+  }
+
+  ask(episode) {
+    return new Promise((resolve) => {
+      this.answer = resolve;
+      this.picker.offer(episode.legal());
+    });
+  }
+
+  async botMove(episode) {
+    await new Promise((resolve) => setTimeout(resolve, this.game.delay));
+    return episode.advice(this.game.bot);
+  }
+
+  async hint() {
+    if (this.episode?.toPlay !== this.game.seat || this.episode.over) return;
+    this.picker.showHint(await this.episode.advice(this.hintBot.value));
+  }
+
+  note(seat, label) {
+    this.log.append(h("li", {}, `${this.seatNames[seat]}: ${label}`));
+    this.log.scrollTop = this.log.scrollHeight; // the newest in sight, without scrolling the page
+  }
+
+  async finish(episode) {
+    const finalView = await episode.view();
+    const result = resultLine(episode, finalView);
+    this.lines.push(result);
+    this.show(finalView, "over");
+    const file = new Blob(this.lines.map(jsonLine), { type: "application/jsonl" });
+    this.ui.controls.replaceChildren(
+      h("a", { class: "button", id: "save-replay", href: URL.createObjectURL(file),
+        download: `${this.game.env}-seed${this.game.seed}.jsonl` }, "Save replay"),
+      h("a", { id: "replay-link", href: replayLink(this.game, episode.actions) }, "Link to this game"));
+    this.ui.decision.prepend(ending(result, false));
+    episode.close();
+  }
+
+  stop() {
+    this.stopped = true;
+    this.picker.close();
+    this.episode?.close();
+  }
+}
+
+// replayLink is a URL that re-plays this game on any server (docs/viewer.md).
+function replayLink({ env, seed, options }, actions) {
+  return `#replay?${new URLSearchParams({ env, seed, ...options, actions: actions.join(".") })}`;
+}
