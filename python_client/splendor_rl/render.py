@@ -51,19 +51,29 @@ class Renderer:
         return None
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            import gymnasium
+        frames = render_frames(self._vec, self.render_mode, [0], self._render_seat(), self._vec.connection.url)
+        return None if frames is None else frames[0]
 
-            gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi', "
-                                  "'rgb_array' or 'human'")
-            return None
-        views, boards = self._vec.view([0], seat=self._render_seat())
-        if self.render_mode == "human":
-            print(boards[0])
-            return None
-        if self.render_mode == "ansi":
-            return boards[0]
-        return draw(views[0], components(self._vec.connection.url, self._vec.spec_info["id"]))
+
+def render_frames(envs: Any, mode: str | None, env_ids: list[int] | None, seat: int | None,
+                  url: str) -> list | None:
+    """The frames of `envs`' listed envs (a vector env's `view`; `url` a server's, for the components): boards
+    ("ansi"), images ("rgb_array"), or None after printing the boards ("human") or warning that no render_mode was
+    given."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() without a render_mode: make the env with render_mode='ansi', "
+                              "'rgb_array' or 'human'")
+        return None
+    views, boards = envs.view(env_ids, seat=seat)
+    if mode == "human":
+        print("\n\n".join(boards))
+        return None
+    if mode == "ansi":
+        return boards
+    parts = components(url, envs.spec_info["id"])
+    return [draw(view, parts) for view in views]
 
 
 def draw(view: dict, parts: dict) -> np.ndarray:

@@ -8,6 +8,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .errors import BadShape, IllegalAction, SplendorError
+from .render import check_render_mode, render_frames
 from .vector import SplendorVectorEnv, check_reset_options, seed_list, setup_spaces
 
 MASK64 = 2**64 - 1
@@ -49,6 +50,7 @@ class ShardedVectorEnv(VectorEnv):
         if num_envs < len(urls):
             raise ValueError(f"num_envs={num_envs} cannot be spread over {len(urls)} servers (at least one each)")
         self.urls = list(urls)
+        self.render_mode = check_render_mode(kwargs.pop("render_mode", None))
         sizes = split(num_envs, len(urls))
         self.offsets = np.cumsum([0, *sizes]).tolist()
         self.shards: list[SplendorVectorEnv] = []
@@ -168,6 +170,11 @@ class ShardedVectorEnv(VectorEnv):
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         pairs = self._gather(env_ids, lambda shard, ids, _: list(zip(*shard.view(ids, seat))))
         return [v for v, _ in pairs], [b for _, b in pairs]
+
+    def render(self) -> tuple | None:
+        """As `SplendorVectorEnv.render`, over the whole batch."""
+        frames = render_frames(self, self.render_mode, None, None, self.urls[0])
+        return None if frames is None else tuple(frames)
 
     def close_extras(self, **kwargs: Any) -> None:
         for shard in getattr(self, "shards", []):

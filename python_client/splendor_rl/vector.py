@@ -16,6 +16,7 @@ from gymnasium.vector.utils import batch_space
 from websockets.exceptions import InvalidHandshake
 
 from .codec import from_numpy, to_numpy
+from .render import RENDER_MODES, check_render_mode, render_frames
 from .search import SearchOps
 from .connection import Connection
 from .errors import BadOption, BadSeed, BadShape, ConnectionLost, EnvClosed, SplendorError
@@ -100,7 +101,7 @@ def setup_spaces(env: VectorEnv, spec: dict, num_envs: int) -> None:
     env.single_action_space = spaces.Discrete(spec["num_actions"])
     env.observation_space = batch_space(env.single_observation_space, num_envs)
     env.action_space = batch_space(env.single_action_space, num_envs)
-    env.metadata = {"autoreset_mode": AUTORESET[spec["autoreset"]], "render_modes": []}
+    env.metadata = {"autoreset_mode": AUTORESET[spec["autoreset"]], "render_modes": RENDER_MODES}
 
 
 class SplendorVectorEnv(SearchOps, VectorEnv):
@@ -124,8 +125,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
     def __init__(self, env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
                  token: str | None = None, connection: Connection | None = None, reconnect: bool = False,
                  reconnect_timeout: float = 60.0, render_mode: str | None = None, **options: Any):
-        if render_mode is not None:  # a TypeError, as for an unknown keyword: sb3's make_vec_env then retries without
-            raise TypeError(f"render_mode={render_mode!r}: these envs do not render (no render modes)")
+        self.render_mode = check_render_mode(render_mode)
         if reconnect and connection is not None:
             raise ValueError("reconnect=True needs an env that owns its connection: pass url=, not connection=")
         self._seed, self._token = check_seed(seed), token
@@ -271,6 +271,12 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
             infos["final_obs"], infos["_final_obs"] = to_numpy(reply["final_obs"]), ended
             self._over = np.zeros_like(ended)  # …except under same_step, where the next one has begun
         return obs, rewards, terminated, truncated, infos
+
+    def render(self) -> tuple | None:
+        """Every env's table as the referee sees it: a tuple of text boards ("ansi") or images ("rgb_array"), or
+        the boards printed ("human"); `render_mode` is given to `make_vec`."""
+        frames = render_frames(self, self.render_mode, None, None, self.connection.url)
+        return None if frames is None else tuple(frames)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Idempotent and silent, whatever state the connection is in."""

@@ -79,6 +79,23 @@ def test_rgb_array_is_a_picture(url, env_id):
         env.close()
 
 
+def test_vector_envs_render_every_env(url, server):
+    """A vector env, on one server or two, renders each env's table as the referee sees it."""
+    for urls in (url, [url, url]):
+        envs = splendor_rl.make_vec("splendor-duel-v1", 3, url=urls, seed=6, render_mode="ansi")
+        try:
+            assert "ansi" in envs.metadata["render_modes"]
+            envs.reset()
+            boards = envs.render()
+            assert isinstance(boards, tuple) and len(boards) == 3
+            assert boards == tuple(envs.view()[1]) and boards[0] != boards[1]  # each env its own deal
+            envs.render_mode = "rgb_array"
+            images = envs.render()
+            assert len(images) == 3 and images[2].dtype == np.uint8 and images[2].ndim == 3
+        finally:
+            envs.close()
+
+
 def test_unknown_render_mode_is_refused(url):
     with pytest.raises(ValueError, match="render_mode='bogus'"):
         splendor_rl.make(url=url, render_mode="bogus")
