@@ -29,6 +29,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop(pid: int) -> None:
+    """SIGSTOP, waiting until every thread has stopped: kill returns before a thread busy on another core has."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + TIMEOUT
+    while any(open(f"/proc/{pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()[0] != "T"
+              for t in os.listdir(f"/proc/{pid}/task")):
+        assert time.monotonic() < deadline, "the server did not stop"
+        time.sleep(0.001)
+
+
 def lost(call, code: int, reason: str | None = None) -> ConnectionLost:
     with pytest.raises(ConnectionLost) as err:
         call()
@@ -80,7 +90,7 @@ def test_killed_server_is_1006_even_mid_request():
     srv = server()
     conn = Connection(srv.url, timeout=TIMEOUT)
     handle = conn.call("make", env="splendor-v1", num_envs=1)["handle"]
-    os.kill(srv.process.pid, signal.SIGSTOP)  # so that the request below is never answered
+    stop(srv.process.pid)  # so that the request below is never answered
     conn.send("reset", handle=handle)
     os.kill(srv.process.pid, signal.SIGKILL)
     srv.process.wait(TIMEOUT)
