@@ -46,17 +46,19 @@ func TestWireStepDoesNotAllocate(t *testing.T) {
 		c, frame := stepFixture(t, 64, opts)
 		v := c.batches[1].v
 		data := frame[len(frame)-4*v.Len():] // the actions tensor's data ends the frame
+		var last reply
 		step := func() {
 			for i := range v.Len() { // a legal action each, written into the frame in place
 				a := firstLegalIndex(v.Mask[i*v.Spec.NumActions : (i+1)*v.Spec.NumActions])
 				binary.LittleEndian.PutUint32(data[4*i:], uint32(a))
 			}
-			r, _ := c.handle(frame)
+			last, _ = c.handle(frame)
 			c.forgetRequest()
-			c.recycle(r.buf)
+			c.recycle(last.buf)
 		}
 		step()
 		require.Zero(t, testing.AllocsPerRun(100, step), "%v", opts)
+		require.Less(t, last.buf.Cap(), last.buf.Len()*5/4, "a reused buffer is as large as one reply, %v", opts)
 		require.EqualValues(t, 64*102, counterValue(t, c.s, "splendor_env_steps_total", ""), "every step was legal")
 	}
 }

@@ -178,6 +178,7 @@ func (c *conn) buffer() *bytes.Buffer {
 	select {
 	case b := <-c.free:
 		c.unhold(b)
+		b.Reset() // else Grow would make room for the written reply and the next one: twice the size
 		return b
 	default:
 		return new(bytes.Buffer)
