@@ -66,6 +66,7 @@ class ShardedVectorEnv(VectorEnv):
         setup_spaces(self, first.spec_info, num_envs)
         self._last = [(shard._obs, {}) for shard in self.shards]  # each shard's last (obs, infos)
         self._in_flight = 0  # steps sent and not yet received
+        self._masks: np.ndarray | None = None  # the whole batch's last masks, as returned
 
     # Stepping
 
@@ -100,9 +101,9 @@ class ShardedVectorEnv(VectorEnv):
         """Refuse what one server would refuse (env/vector.go's validate) before any shard steps: otherwise the
         shards that accepted their actions would step while the batch reports an error. (A step pipelined behind
         one in flight has no masks yet: the servers check it, each its own envs.)"""
-        if self._in_flight or any("action_mask" not in infos for _, infos in self._last):
+        masks = self._masks
+        if self._in_flight or masks is None:
             return  # not reset yet: the servers say so
-        masks = np.concatenate([infos["action_mask"] for _, infos in self._last])
         rows, na, a = np.arange(self.num_envs), masks.shape[1], actions.astype(np.int64)
         waiting = ~masks.any(axis=1)  # an ended episode: its action is ignored, or a reset is due
         outside = (a < 0) | (a >= na)
@@ -225,6 +226,7 @@ class ShardedVectorEnv(VectorEnv):
             like = next(i[key] for _, i in self._last if key in i)
             infos[key] = np.concatenate([i.get(key, np.zeros((hi - lo, *like.shape[1:]), like.dtype))
                                          for (_, i), (lo, hi) in zip(self._last, self._blocks())])
+        self._masks = infos.get("action_mask")
         return obs, infos
 
     def _each(self, op: Callable) -> list:
@@ -245,5 +247,5 @@ class ShardedVectorEnv(VectorEnv):
         try:
             return call()
         except SplendorError as exc:
-            lo = self.offsets[k] if len(self.offsets) > k else 0
-            raise type(exc)(f"shard {k} ({self.urls[k]}): {exc.message}", [lo + i for i in exc.envs]) from exc
+            raise type(exc)(f"shard {k} ({self.urls[k]}): {exc.message}",
+                            [self.offsets[k] + i for i in exc.envs]) from exc
