@@ -204,7 +204,7 @@ func (v *Vector) rowState(i int) string {
 	p := v.Spec.Players
 	return fmt.Sprintf("seed=%d next=%d pending=%d over=%d terminated=%d truncated=%d rewards=%s",
 		v.seeds[i], v.next[i], btoi(v.pending[i]), btoi(v.over[i]), btoi(v.Terminated[i]), btoi(v.Truncated[i]),
-		floatBits(v.Rewards[i*p:(i+1)*p]))
+		FloatBits(v.Rewards[i*p:(i+1)*p]))
 }
 
 // parseState reads a state for env i into a fresh env, checking it.
@@ -244,7 +244,7 @@ func parseRow(text string, players int) (rowState, error) {
 		}
 	}
 	rs.pending, rs.over, rs.terminated, rs.truncated = pending == 1, over == 1, term == 1, trunc == 1
-	rs.rewards, err = parseFloatBits(rewards, players)
+	rs.rewards, err = ParseFloatBits(rewards, players)
 	return rs, err
 }
 

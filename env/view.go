@@ -15,21 +15,6 @@ type Viewer interface {
 	View(viewer int, over bool) (view any, board string)
 }
 
-// Episode is the episode's fields of a view (tableview.Episode): over as
-// the Vector knows it, the client's seat in vs-bots mode, and, when the
-// game is over by its rules, its winners (bit i for seat i).
-func (t *Seating) Episode(over, gameOver bool, winners uint8) tableview.Episode {
-	ep := tableview.Episode{Over: &over}
-	if t.Mode == VsBots {
-		me := t.Me
-		ep.ClientSeat = &me
-	}
-	if gameOver {
-		ep.Winners = tableview.Seats(winners)
-	}
-	return ep
-}
-
 // Views returns, for each env in ids (nil: all), its table as viewer (a
 // seat, or tableview.Referee) sees it, and as a text board. A view is over
 // when the env waits for a reset: its episode ended (or was never started).

@@ -3,49 +3,9 @@ package duelenv
 import (
 	"math/bits"
 
-	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
-
-// builtin plays the built-in bots (random, greedy, mcts) of every env.
-var builtin bots.Bots[game, *game]
-
-// game is the engine's state as the bots see it (bots.Game).
-type game duel.State
-
-func (g *game) state() *duel.State { return (*duel.State)(g) }
-
-func (g *game) ToPlay() int { return int(g.Seat) }
-func (g *game) Over() bool  { return g.state().Over() }
-
-func (g *game) Legal(buf []int) []int {
-	var legal duel.ActionSet
-	g.state().Legal(&legal)
-	return bots.AppendSet(buf, legal[:])
-}
-
-func (g *game) Play(action int) {
-	if err := g.state().Apply(action); err != nil {
-		panic("duelenv: a bot chose an illegal action: " + err.Error())
-	}
-}
-
-func (g *game) Random(r *rng.Rand) int {
-	var legal duel.ActionSet
-	g.state().Legal(&legal)
-	return legal.Nth(r.Intn(legal.Len()))
-}
-
-func (g *game) Greedy(r *rng.Rand) int {
-	var legal duel.ActionSet
-	g.state().Legal(&legal)
-	return greedyAction(g.state(), &legal, r)
-}
-
-func (g *game) Redeal(seat int, r *rng.Rand) { g.state().Redeal(seat, r) }
-
-func (g *game) Outcome() bots.Outcome { return bots.Shares(g.state().Winners(), duel.NumPlayers) }
 
 // greedyAction scores every legal action with a short-sighted heuristic and
 // plays the best, ties broken at random: buy the most valuable card it can,

@@ -3,9 +3,9 @@ package duelenv
 import (
 	"testing"
 
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/envtest"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,9 +46,9 @@ func measurePayments(t *testing.T, kind string, games int) paymentStats {
 	for seed := uint64(0); seed < uint64(games); seed++ {
 		s := duel.New(seed)
 		s.ChoosePayment = true
-		players := [duel.NumPlayers]*envtest.Bot[game, *game]{newPlayer(kind, env.BotSeed(seed, 0)), newPlayer(kind, env.BotSeed(seed, 1))}
+		players := [duel.NumPlayers]*envtest.Bot[game, *game]{newPlayer(kind, turnbased.BotSeed(seed, 0)), newPlayer(kind, turnbased.BotSeed(seed, 1))}
 		asked := false
-		for !s.Over() && s.Turn < 2*DefaultMaxRounds*duel.NumPlayers {
+		for !s.Over() && s.Turn < 2*turnbased.DefaultMaxRounds*duel.NumPlayers {
 			a := players[s.Seat].Act((*game)(&s))
 			kind := duel.ActionAt(a).Kind
 			st.buys += b2i(kind == duel.BuyCard || kind == duel.BuyReserved)
@@ -78,7 +78,7 @@ func TestPaymentChoiceFrequency(t *testing.T) {
 		st := measurePayments(t, kind, games)
 		t.Logf("%s vs %s, %d games (%d cut at %d rounds): %d of %d purchases asked how to pay (%.1f%%), "+
 			"in %d games (%.1f%%); %d pay decisions spent gold", kind, kind, st.games, st.truncated,
-			2*DefaultMaxRounds, st.asked, st.buys, 100*float64(st.asked)/float64(st.buys), st.gamesAsked,
+			2*turnbased.DefaultMaxRounds, st.asked, st.buys, 100*float64(st.asked)/float64(st.buys), st.gamesAsked,
 			100*float64(st.gamesAsked)/float64(st.games), st.goldPaid)
 		assert.Positive(t, st.asked, "%s players never met a choice of payment", kind)
 	}

@@ -1,12 +1,15 @@
 // Package duelenv is Splendor Duel as an RL environment (id
-// "splendor-duel-v1"): the action table, the observation layout, rewards,
-// seats, built-in bots and the turn limit, over the rules engine in env/duel.
+// "splendor-duel-v1"): the action table, the observation layout, the greedy
+// bot, the board view and the payment option over the rules engine in
+// env/duel; the rest of the env (env/turnbased) is shared by every game.
 package duelenv
 
 import (
+	"errors"
+
 	"github.com/splendor-rl/splendor/env"
-	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // ID and Version name this env; bump Version with a line in
@@ -16,59 +19,49 @@ const (
 	Version = 2
 )
 
-// Reward schemes and payment rules, named as in splendor-v1.
-const (
-	RewardTerminal  = "terminal"
-	RewardScoreDiff = "score_diff"
-	// PaymentAuto spends gems and pearls before gold, as the standard game;
-	// PaymentChoose lets the buyer pay with gold for a gem or pearl it holds
-	// (phase pay).
-	PaymentAuto   = "auto"
-	PaymentChoose = "choose"
-)
+// maxShapingPerStep bounds one step's score_diff shaping: between two client
+// decisions each seat gains at most a card's and a royal's prestige and more
+// through an extra turn; 2·(2 turns · (6 + 3))/20 is a safe bound.
+const maxShapingPerStep = float32(2*2*(6+3)) / duel.PointsToWin
 
-// DefaultMaxRounds truncates an episode after this many rounds (a round is a
-// turn of each seat); random players finish in well under 100.
-const DefaultMaxRounds = 100
-
-type config struct {
-	mode      env.Mode
-	seat      int // the client's seat in vs-bots mode, −1: drawn per episode
-	bots      [duel.NumPlayers]bots.Spec
-	maxRounds int
-	reward    string
-	payment   string
+// Game is Splendor Duel's description as a turn-based env. The "players"
+// option is accepted (2 only) for symmetry with splendor-v1.
+var Game = &turnbased.Game[game, *game]{
+	ID: ID, Version: Version, NumActions: duel.NumActions, Label: duel.Label, ObsSize: ObsSize,
+	MinPlayers: duel.NumPlayers, MaxPlayers: duel.NumPlayers,
+	WinningScore: duel.PointsToWin, MaxShaping: maxShapingPerStep,
+	Table: readTable, Parse: parseChecked, Components: components,
 }
 
-func readConfig(o *env.OptionReader) config {
-	c := config{
-		mode:      env.Mode(o.String("mode", string(env.SelfPlay), string(env.SelfPlay), string(env.VsBots))),
-		seat:      o.Int("seat", -1, -1, duel.NumPlayers-1),
-		maxRounds: o.Int("max_rounds", DefaultMaxRounds, 1, 10000),
-		reward:    o.String("reward", RewardTerminal, RewardTerminal, RewardScoreDiff),
-		payment:   o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose),
+func init() { turnbased.Register(Game) }
+
+// readTable reads the payment rule: gems and pearls before gold, as the
+// standard game, or the buyer may pay with gold for a gem or pearl it holds
+// (phase pay).
+func readTable(o *env.OptionReader, _ int) turnbased.Table[game] {
+	choose := turnbased.ChoosePayment(o)
+	return turnbased.Table[game]{
+		Deal: func(seed uint64) game {
+			s := duel.New(seed)
+			s.ChoosePayment = choose
+			return game(s)
+		},
+		Fits: func(s *game) error {
+			if s.ChoosePayment != choose {
+				return errPaymentRule
+			}
+			return nil
+		},
 	}
-	o.Int("players", duel.NumPlayers, duel.NumPlayers, duel.NumPlayers) // accepted for symmetry with splendor-v1
-	copy(c.bots[:], o.Bots("bots", duel.NumPlayers))
-	return c
 }
 
-func init() {
-	env.Register(env.Game{ID: ID, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
-		c := readConfig(o)
-		return spec(c), func() env.Env { return newEnv(c) }
-	}, Components: components})
-}
+var errPaymentRule = errors.New("the game's payment rule is not the env's")
 
-func spec(c config) env.Spec {
-	labels := make([]string, duel.NumActions)
-	for i := range labels {
-		labels[i] = duel.Label(i)
+// parseChecked reads a game and checks it could occur in play.
+func parseChecked(text string) (game, error) {
+	s, err := duel.Parse(text)
+	if err == nil {
+		err = s.Check()
 	}
-	bound := float32(1)
-	if c.reward == RewardScoreDiff {
-		bound += maxShapingPerStep
-	}
-	return env.Spec{ID: ID, Version: Version, ObsShape: []int{ObsSize}, NumActions: duel.NumActions,
-		ActionLabels: labels, Players: duel.NumPlayers, Mode: c.mode, RewardRange: [2]float32{-bound, bound}}
+	return game(s), err
 }

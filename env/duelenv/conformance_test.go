@@ -6,6 +6,7 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duelenv"
 	"github.com/splendor-rl/splendor/env/envtest"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // maxDecisionsPerTurn bounds one turn's decisions: three privilege uses, a
@@ -38,7 +39,7 @@ func TestConformance(t *testing.T) {
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
-			rounds := duelenv.DefaultMaxRounds
+			rounds := turnbased.DefaultMaxRounds
 			if r, ok := opts["max_rounds"].(int); ok {
 				rounds = r
 			}

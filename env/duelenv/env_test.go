@@ -5,16 +5,25 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// Env is a splendor-duel-v1 env on its own.
+type Env = turnbased.Env[game, *game]
+
 func makeEnv(t *testing.T, opts env.Options) *Env {
 	t.Helper()
-	o := env.NewOptionReader(opts)
-	c := readConfig(o)
-	require.NoError(t, o.Check())
-	return newEnv(c)
+	e, err := turnbased.New(Game, opts)
+	require.NoError(t, err)
+	return e
+}
+
+// over: the episode has ended.
+func over(e *Env) bool {
+	term, trunc := e.Status()
+	return term || trunc
 }
 
 // greedyWinRate plays n games of the greedy bot (the client's seat, drawn
@@ -24,10 +33,11 @@ func greedyWinRate(t *testing.T, n int) (wins, truncated int) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		e.Reset(seed)
 		me := newPlayer("greedy", seed)
-		for !e.done() {
-			require.NoError(t, e.Step(me.Act((*game)(&e.s))))
+		for !over(e) {
+			s := e.State()
+			require.NoError(t, e.Step(me.Act(&s)))
 		}
-		if e.s.Winners() == 1<<e.seats.Me {
+		if s := e.State(); s.Winners() == 1<<e.ToPlay() {
 			wins++
 		}
 		if _, trunc := e.Status(); trunc {
@@ -48,7 +58,7 @@ func TestTerminalRewardsAndStatus(t *testing.T) {
 	for seed := uint64(0); seed < 50; seed++ {
 		e.Reset(seed)
 		var mask [duel.NumActions]uint8
-		for !e.done() {
+		for !over(e) {
 			e.Mask(mask[:])
 			require.NoError(t, e.Step(firstLegal(mask[:])))
 		}
@@ -57,10 +67,11 @@ func TestTerminalRewardsAndStatus(t *testing.T) {
 		e.Rewards(r)
 		switch {
 		case term:
-			winner := int(e.s.Seat)
+			s := e.State()
+			winner := int(s.Seat)
 			assert.Equal(t, float32(1), r[winner])
 			assert.Equal(t, float32(-1), r[1-winner])
-			assert.NotZero(t, e.s.Players[winner].Victory(), "the winner met a victory condition")
+			assert.NotZero(t, s.Players[winner].Victory(), "the winner met a victory condition")
 		case trunc:
 			assert.Equal(t, []float32{0, 0}, r)
 		}
@@ -78,51 +89,12 @@ func firstLegal(mask []uint8) int {
 	return -1
 }
 
-func TestTurnLimitTruncates(t *testing.T) {
-	e := makeEnv(t, env.Options{"max_rounds": 2})
-	e.Reset(3)
-	var mask [duel.NumActions]uint8
-	for !e.done() {
-		e.Mask(mask[:])
-		require.NoError(t, e.Step(firstLegal(mask[:])))
-	}
-	_, trunc := e.Status()
-	assert.True(t, trunc)
-	assert.GreaterOrEqual(t, e.s.Turn, uint32(4))
-}
-
-func TestVsBotsSeats(t *testing.T) {
-	e := makeEnv(t, env.Options{"mode": "vs_bots"})
-	seats := [2]int{}
-	for seed := uint64(0); seed < 200; seed++ {
-		e.Reset(seed)
-		seats[e.seats.Me]++
-		require.Equal(t, e.seats.Me, int(e.s.Seat), "the bot played until the client's turn")
-		require.Equal(t, e.seats.Me, e.ToPlay())
-	}
-	assert.Greater(t, seats[0], 60)
-	assert.Greater(t, seats[1], 60)
-}
-
-// A bot's kind never changes the deal: it draws from its own stream.
-func TestBotsDoNotChangeTheDeal(t *testing.T) {
-	random := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 0, "bots": "random"})
-	greedy := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 0, "bots": "greedy"})
-	for seed := uint64(0); seed < 20; seed++ {
-		random.Reset(seed)
-		greedy.Reset(seed)
-		require.Equal(t, duel.New(seed), random.State(), "the episode seed deals duel.New(seed)")
-		require.Equal(t, random.State(), greedy.State())
-	}
-}
-
 func TestBadOptions(t *testing.T) {
 	for _, opts := range []env.Options{
 		{"players": 3}, {"mode": "solo"}, {"bots": "minimax"}, {"seat": 2}, {"max_rounds": 0}, {"reward": "dense"},
 		{"colour": "red"},
 	} {
-		o := env.NewOptionReader(opts)
-		readConfig(o)
-		assert.ErrorIs(t, o.Check(), env.ErrBadOption, "%v", opts)
+		_, err := turnbased.New(Game, opts)
+		assert.ErrorIs(t, err, env.ErrBadOption, "%v", opts)
 	}
 }

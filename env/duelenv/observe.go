@@ -2,7 +2,6 @@ package duelenv
 
 import (
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // The observation is ObsSize small integers from the point of view of the
@@ -64,15 +63,13 @@ func init() {
 	}
 }
 
-// Observe writes the observation of ToPlay's seat.
-func (e *Env) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
-
-// ObserveSeat writes the table as seat me sees it: seats rotated so that me
-// comes first, others' blind reserves hidden.
-func (e *Env) ObserveSeat(me int, obs []uint8) {
+// Observe writes the table as seat me sees it: seats rotated so that me
+// comes first, the other's blind reserves hidden. The seat to decide is the
+// engine's, whatever the env serves (toPlay).
+func (g *game) Observe(obs []uint8, me, _ int) {
 	obs = obs[:ObsSize]
 	clear(obs)
-	s := &e.s
+	s := g.state()
 	if s.Phase < duel.PhaseOver {
 		obs[offPhase+int(s.Phase)] = 1
 	}
@@ -143,13 +140,4 @@ func b2u(b bool) uint8 {
 		return 1
 	}
 	return 0
-}
-
-// Resample redeals what the seat to play cannot see.
-func (e *Env) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
-
-// ResampleSeat redeals what seat me cannot see (the engine's Redeal).
-func (e *Env) ResampleSeat(me int, seed uint64) {
-	r := rng.New(seed)
-	e.s.Redeal(me, &r)
 }

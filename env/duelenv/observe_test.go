@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,8 +25,8 @@ func observe(t *testing.T, notation string) []uint8 {
 func observeSeat(t *testing.T, notation string, seat int) []uint8 {
 	s, err := duel.Parse(notation)
 	require.NoError(t, err)
-	e := newEnv(config{mode: env.SelfPlay, seat: -1, maxRounds: DefaultMaxRounds})
-	e.s = s
+	e := makeEnv(t, nil)
+	e.Load(game(s))
 	obs := make([]uint8, ObsSize)
 	if seat < 0 {
 		seat = e.ToPlay()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/splendor-rl/splendor/env/duel"
 	tv "github.com/splendor-rl/splendor/env/tableview"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // StateView is a Splendor Duel state as JSON (docs/trace.md): the referee's
@@ -65,12 +66,12 @@ type SeatView struct {
 func View(s *duel.State, viewer int) StateView {
 	v := StateView{Seat: int(s.Seat), Phase: s.Phase.String(), Turn: int(s.Turn), Passes: int(s.Passes),
 		Again: s.Again, Replenished: s.Replenished, Pending: tv.Slot(int(s.Pending), s.Pending != duel.NoCard),
-		Bag: tokensOf(&s.Bag), Payment: PaymentAuto}
+		Bag: tokensOf(&s.Bag), Payment: turnbased.PaymentAuto}
 	if viewer == tv.Referee {
 		v.Notation, v.Chance = s.String(), fmt.Sprintf("%016x", s.Chance)
 	}
 	if s.ChoosePayment {
-		v.Payment = PaymentChoose
+		v.Payment = turnbased.PaymentChoose
 	}
 	if s.Phase == duel.PhasePay {
 		v.Due = &Cost{Gems: tv.GemsOf(s.Due[:duel.NumColours]), Pearl: int(s.Due[duel.Pearl])}
@@ -114,9 +115,9 @@ func tokensOf(t *duel.Tokens) Tokens {
 }
 
 // View is the game as viewer sees it, with the episode's fields, and as a
-// text board (env.Viewer).
-func (e *Env) View(viewer int, over bool) (view any, board string) {
-	v := View(&e.s, viewer)
-	v.Episode = e.seats.Episode(over, e.s.Over(), e.s.Winners())
+// text board (turnbased.Rules).
+func (g *game) View(viewer int, episode tv.Episode) (view any, board string) {
+	v := View(g.state(), viewer)
+	v.Episode = episode
 	return v, Board(&v)
 }

@@ -17,8 +17,9 @@ import (
 func TestBoardAsASeatSeesIt(t *testing.T) {
 	s, err := duel.Parse(observed)
 	require.NoError(t, err)
-	e := newEnv(config{mode: env.VsBots, seat: 1, maxRounds: DefaultMaxRounds})
-	e.s, e.seats.Me = s, 1
+	e := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 1})
+	e.Reset(0) // seats the client at 1
+	e.Load(game(s))
 	view, board := e.View(1, true)
 	v := view.(StateView)
 	assert.Equal(t, 1, *v.ClientSeat)

@@ -3,49 +3,9 @@ package splendorenv
 import (
 	"math/bits"
 
-	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
-
-// builtin plays the built-in bots (random, greedy, mcts) of every env.
-var builtin bots.Bots[game, *game]
-
-// game is the engine's state as the bots see it (bots.Game).
-type game splendor.State
-
-func (g *game) state() *splendor.State { return (*splendor.State)(g) }
-
-func (g *game) ToPlay() int { return int(g.Seat) }
-func (g *game) Over() bool  { return g.state().Over() }
-
-func (g *game) Legal(buf []int) []int {
-	var legal splendor.ActionSet
-	g.state().Legal(&legal)
-	return bots.AppendSet(buf, legal[:])
-}
-
-func (g *game) Play(action int) {
-	if err := g.state().Apply(action); err != nil {
-		panic("splendorenv: a bot chose an illegal action: " + err.Error())
-	}
-}
-
-func (g *game) Random(r *rng.Rand) int {
-	var legal splendor.ActionSet
-	g.state().Legal(&legal)
-	return legal.Nth(r.Intn(legal.Len()))
-}
-
-func (g *game) Greedy(r *rng.Rand) int {
-	var legal splendor.ActionSet
-	g.state().Legal(&legal)
-	return greedyAction(g.state(), &legal, r)
-}
-
-func (g *game) Redeal(seat int, r *rng.Rand) { g.state().Redeal(seat, r) }
-
-func (g *game) Outcome() bots.Outcome { return bots.Shares(g.state().Winners(), int(g.NumPlayers)) }
 
 // payDone is the index of "pay done": the seat's gems pay for the rest.
 var payDone, _ = splendor.Action{Kind: splendor.PayDone}.Index()

@@ -6,6 +6,7 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,23 +43,23 @@ func newPlayer(kind string, seed uint64) *envtest.Bot[game, *game] {
 }
 
 // table is a game in which every seat is a built-in bot of one kind.
-type table struct {
+type botTable struct {
 	s       splendor.State
 	players [splendor.MaxPlayers]*envtest.Bot[game, *game]
 }
 
-func newTable(players int, seed uint64, kind string, choose bool) *table {
-	t := &table{}
+func newTable(players int, seed uint64, kind string, choose bool) *botTable {
+	t := &botTable{}
 	t.s, _ = splendor.New(players, seed)
 	t.s.ChoosePayment = choose
 	for i := 0; i < players; i++ {
-		t.players[i] = newPlayer(kind, env.BotSeed(seed, i))
+		t.players[i] = newPlayer(kind, turnbased.BotSeed(seed, i))
 	}
 	return t
 }
 
 // step plays the next decision and returns its kind.
-func (t *table) step() (splendor.Kind, error) {
+func (t *botTable) step() (splendor.Kind, error) {
 	a := t.players[t.s.Seat].Act((*game)(&t.s))
 	return splendor.ActionAt(a).Kind, t.s.Apply(a)
 }

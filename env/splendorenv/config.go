@@ -1,12 +1,15 @@
 // Package splendorenv is Splendor as an RL environment (id "splendor-v1"):
-// the action table, the observation layout, rewards, seats, built-in bots and
-// the turn limit, over the rules engine in env/splendor.
+// the action table, the observation layout, the greedy bot, the board view
+// and the payment option over the rules engine in env/splendor; the rest of
+// the env (env/turnbased) is shared by every game.
 package splendorenv
 
 import (
+	"errors"
+
 	"github.com/splendor-rl/splendor/env"
-	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // ID and Version name this env; bump Version with a line in
@@ -16,66 +19,46 @@ const (
 	Version = 2
 )
 
-// Reward schemes.
-const (
-	RewardTerminal  = "terminal"   // zero-sum win/loss at the end only
-	RewardScoreDiff = "score_diff" // plus dense zero-sum shaping by points
-)
+// maxShapingPerStep bounds one step's score_diff shaping: a seat gains at most
+// 5 (card) + 3 (noble) points per turn, and in the worst case its own gain
+// and the others' mean gain both count, over the 15-point scale.
+const maxShapingPerStep = float32(2*(5+splendor.NoblePoints)) / splendor.WinningScore
 
-// Payment rules: the engine pays gems before gold, or the buyer decides
-// (splendor.State.ChoosePayment).
-const (
-	PaymentAuto   = "auto"
-	PaymentChoose = "choose"
-)
-
-// config is one env's options, read once by Make.
-type config struct {
-	players int
-	mode    env.Mode
-	// seat is the client's seat in vs-bots mode, or -1 for a seat drawn per
-	// episode from the episode seed.
-	seat      int
-	bots      [splendor.MaxPlayers]bots.Spec
-	maxRounds int
-	reward    string
-	// choosePayment deals every game with splendor.State.ChoosePayment.
-	choosePayment bool
+// Game is Splendor's description as a turn-based env.
+var Game = &turnbased.Game[game, *game]{
+	ID: ID, Version: Version, NumActions: splendor.NumActions, Label: splendor.Label, ObsSize: ObsSize,
+	MinPlayers: splendor.MinPlayers, MaxPlayers: splendor.MaxPlayers,
+	WinningScore: splendor.WinningScore, MaxShaping: maxShapingPerStep,
+	Table: readTable, Parse: parseChecked, Components: components,
 }
 
-// DefaultMaxRounds truncates an episode after this many rounds: random
-// players finish in about 40, so only a stalling policy reaches it.
-const DefaultMaxRounds = 100
+func init() { turnbased.Register(Game) }
 
-func readConfig(o *env.OptionReader) config {
-	c := config{
-		players:   o.Int("players", 2, splendor.MinPlayers, splendor.MaxPlayers),
-		mode:      env.Mode(o.String("mode", string(env.SelfPlay), string(env.SelfPlay), string(env.VsBots))),
-		maxRounds: o.Int("max_rounds", DefaultMaxRounds, 1, 10000),
-		reward:    o.String("reward", RewardTerminal, RewardTerminal, RewardScoreDiff),
+// readTable reads the payment rule (splendor.State.ChoosePayment).
+func readTable(o *env.OptionReader, players int) turnbased.Table[game] {
+	choose := turnbased.ChoosePayment(o)
+	return turnbased.Table[game]{
+		Deal: func(seed uint64) game {
+			s, _ := splendor.New(players, seed) // players was range-checked by the option reader
+			s.ChoosePayment = choose
+			return game(s)
+		},
+		Fits: func(s *game) error {
+			if s.ChoosePayment != choose {
+				return errPaymentRule
+			}
+			return nil
+		},
 	}
-	c.seat = o.Int("seat", -1, -1, c.players-1)
-	copy(c.bots[:], o.Bots("bots", c.players))
-	c.choosePayment = o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
-	return c
 }
 
-func init() {
-	env.Register(env.Game{ID: ID, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
-		c := readConfig(o)
-		return spec(c), func() env.Env { return newEnv(c) }
-	}, Components: components})
-}
+var errPaymentRule = errors.New("the game's payment rule is not the env's")
 
-func spec(c config) env.Spec {
-	labels := make([]string, splendor.NumActions)
-	for i := range labels {
-		labels[i] = splendor.Label(i)
+// parseChecked reads a game and checks it could occur in play.
+func parseChecked(text string) (game, error) {
+	s, err := splendor.Parse(text)
+	if err == nil {
+		err = s.Check()
 	}
-	bound := float32(1)
-	if c.reward == RewardScoreDiff {
-		bound += maxShapingPerStep
-	}
-	return env.Spec{ID: ID, Version: Version, ObsShape: []int{ObsSize}, NumActions: splendor.NumActions,
-		ActionLabels: labels, Players: c.players, Mode: c.mode, RewardRange: [2]float32{-bound, bound}}
+	return game(s), err
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/splendorenv"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // maxDecisionsPerTurn: a take (1), up to 3 returns (10 tokens + 3 taken) and
@@ -38,7 +39,7 @@ func TestConformance(t *testing.T) {
 	}
 	for name, opts := range cases {
 		t.Run(name, func(t *testing.T) {
-			players, rounds := 2, splendorenv.DefaultMaxRounds
+			players, rounds := 2, turnbased.DefaultMaxRounds
 			if p, ok := opts["players"].(int); ok {
 				players = p
 			}

@@ -5,16 +5,25 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// Env is a splendor-v1 env on its own.
+type Env = turnbased.Env[game, *game]
+
 func makeEnv(t *testing.T, opts env.Options) *Env {
 	t.Helper()
-	o := env.NewOptionReader(opts)
-	c := readConfig(o)
-	require.NoError(t, o.Check())
-	return newEnv(c)
+	e, err := turnbased.New(Game, opts)
+	require.NoError(t, err)
+	return e
+}
+
+// over: the episode has ended.
+func over(e *Env) bool {
+	term, trunc := e.Status()
+	return term || trunc
 }
 
 func label(t *testing.T, l string) int {
@@ -77,24 +86,6 @@ func TestBlockedGameIsTruncatedWithoutReward(t *testing.T) {
 	assert.ErrorIs(t, e.Step(label(t, "pass")), env.ErrIllegalAction)
 }
 
-func TestTurnLimitTruncates(t *testing.T) {
-	e := makeEnv(t, env.Options{"max_rounds": 3})
-	e.Reset(1)
-	steps := 0
-	for {
-		_, trunc := e.Status()
-		if trunc {
-			break
-		}
-		mask := make([]uint8, splendor.NumActions)
-		e.Mask(mask)
-		require.NoError(t, e.Step(firstLegal(mask)))
-		steps++
-	}
-	assert.Equal(t, uint32(6), e.s.Turn, "3 rounds of 2 players")
-	assert.False(t, e.s.Over())
-}
-
 func firstLegal(mask []uint8) int {
 	for a, m := range mask {
 		if m == 1 {
@@ -106,45 +97,13 @@ func firstLegal(mask []uint8) int {
 
 func TestScoreDiffShaping(t *testing.T) {
 	// Seat 0 buys card 45 (3 points, 6 white) in a 2-player game.
-	e := selfPlayEnv(t, "players=2 seat=0 phase=main turn=0 final=0 passes=0 bank=000005 nobles=0.1.2.-.- "+
-		"market=0.24.36.22/45.41.42.43/70.71.72.73 decks=5.6/46/74 p0=600000|-|-|- p1=000000|-|-|-")
-	e.c.reward = RewardScoreDiff
-	e.potential = e.potentials()
+	e := envAt(t, "players=2 seat=0 phase=main turn=0 final=0 passes=0 bank=000005 nobles=0.1.2.-.- "+
+		"market=0.24.36.22/45.41.42.43/70.71.72.73 decks=5.6/46/74 p0=600000|-|-|- p1=000000|-|-|-",
+		env.Options{"reward": "score_diff"}) // no points yet: the potentials are zero
 	require.NoError(t, e.Step(label(t, "buy L2 slot1")))
 	r := make([]float32, 2)
 	e.Rewards(r)
 	assert.InDeltaSlice(t, []float32{3.0 / 15, -3.0 / 15}, r, 1e-6)
-}
-
-func TestVsBotsSeats(t *testing.T) {
-	e := makeEnv(t, env.Options{"mode": "vs_bots", "players": 3})
-	seen := map[int]int{}
-	for seed := uint64(0); seed < 300; seed++ {
-		e.Reset(seed)
-		require.Equal(t, e.seats.Me, int(e.s.Seat), "bots play until the client's turn")
-		require.Equal(t, e.seats.Me, e.ToPlay())
-		seen[e.seats.Me]++
-	}
-	for seat := 0; seat < 3; seat++ {
-		assert.Greater(t, seen[seat], 60, "seat %d drawn %d times in 300 episodes", seat, seen[seat])
-	}
-	fixed := makeEnv(t, env.Options{"mode": "vs_bots", "players": 3, "seat": 2})
-	fixed.Reset(5)
-	assert.Equal(t, 2, fixed.ToPlay())
-	assert.Equal(t, uint32(2), fixed.s.Turn, "seats 0 and 1 played first")
-}
-
-// A bot's kind never changes the deal: it draws from its own stream.
-func TestBotsDoNotChangeTheDeal(t *testing.T) {
-	random := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 0, "bots": "random"})
-	greedy := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 0, "bots": "greedy"})
-	for seed := uint64(0); seed < 20; seed++ {
-		random.Reset(seed)
-		greedy.Reset(seed)
-		require.Equal(t, random.State(), greedy.State())
-		deal, _ := splendor.New(2, seed)
-		require.Equal(t, deal, random.State(), "episode seed deals splendor.New(players, seed)")
-	}
 }
 
 func TestBadOptions(t *testing.T) {
@@ -161,9 +120,8 @@ func TestBadOptions(t *testing.T) {
 		{"payment": true},
 		{"colour": "red"},
 	} {
-		o := env.NewOptionReader(opts)
-		readConfig(o)
-		assert.ErrorIs(t, o.Check(), env.ErrBadOption, "%v", opts)
+		_, err := turnbased.New(Game, opts)
+		assert.ErrorIs(t, err, env.ErrBadOption, "%v", opts)
 	}
 }
 
@@ -175,10 +133,11 @@ func greedyWinRate(t *testing.T, n int) float64 {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		e.Reset(seed)
 		me := newPlayer("greedy", seed)
-		for !e.done() {
-			require.NoError(t, e.Step(me.Act((*game)(&e.s))))
+		for !over(e) {
+			s := e.State()
+			require.NoError(t, e.Step(me.Act(&s)))
 		}
-		if e.s.Winners() == 1<<e.seats.Me {
+		if s := e.State(); s.Winners() == 1<<e.ToPlay() {
 			wins++
 		}
 	}

@@ -2,7 +2,6 @@ package splendorenv
 
 import (
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // The observation is ObsSize small integers from the point of view of one
@@ -55,17 +54,14 @@ func init() {
 	}
 }
 
-// Observe writes the observation of ToPlay's seat.
-func (e *Env) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
-
-// ObserveSeat writes the table as seat me sees it: seats rotated so that me
+// Observe writes the table as seat me sees it: seats rotated so that me
 // comes first, others' blind reserves hidden.
-func (e *Env) ObserveSeat(me int, obs []uint8) {
+func (g *game) Observe(obs []uint8, me, toPlay int) {
 	obs = obs[:ObsSize]
 	clear(obs)
-	s := &e.s
+	s := g.state()
 	n := int(s.NumPlayers)
-	e.writeTurn(obs, me)
+	writeTurn(obs, s, me, toPlay)
 	copy(obs[offBank:], s.Bank[:])
 	copy(obs[offDecks:], s.DeckSize[:])
 	if s.Phase == splendor.PhasePay {
@@ -79,10 +75,9 @@ func (e *Env) ObserveSeat(me int, obs []uint8) {
 }
 
 // writeTurn writes where the game stands and whose decision it is. The seat
-// to play is the env's (ToPlay), so that the observation served always says
+// to play is the env's (toPlay), so that the observation served always says
 // 0 and every other seat's view says whose block decides.
-func (e *Env) writeTurn(obs []uint8, me int) {
-	s := &e.s
+func writeTurn(obs []uint8, s *splendor.State, me, toPlay int) {
 	n := int(s.NumPlayers)
 	if s.Phase < numPhases {
 		obs[offPhase+int(s.Phase)] = 1
@@ -92,7 +87,7 @@ func (e *Env) writeTurn(obs []uint8, me int) {
 	obs[offPasses] = s.Passes
 	obs[offPlayers] = s.NumPlayers
 	obs[offMySeat] = uint8(me)
-	obs[offToPlay] = uint8((e.ToPlay() - me + n) % n)
+	obs[offToPlay] = uint8((toPlay - me + n) % n)
 }
 
 // writeTable writes the market and the nobles.
@@ -143,13 +138,4 @@ func b2u(b bool) uint8 {
 		return 1
 	}
 	return 0
-}
-
-// Resample redeals what the seat to play cannot see.
-func (e *Env) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
-
-// ResampleSeat redeals what seat me cannot see (the engine's Redeal).
-func (e *Env) ResampleSeat(me int, seed uint64) {
-	r := rng.New(seed)
-	e.s.Redeal(me, &r)
 }

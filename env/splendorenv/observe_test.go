@@ -15,11 +15,18 @@ const observed = "players=3 seat=1 phase=main turn=7 final=0 passes=0 bank=43522
 	"nobles=0.-.5.-.- market=0.24.36.-/40.41.42.43/70.71.72.73 decks=-/46/74 " +
 	"p0=010000|11|1.*45|- p1=200110|14.22|*75|- p2=000001|-|-|-"
 
-func selfPlayEnv(t *testing.T, notation string) *Env {
+func selfPlayEnv(t *testing.T, notation string) *Env { return envAt(t, notation, nil) }
+
+// envAt is an env with opts at the position in notation.
+func envAt(t *testing.T, notation string, opts env.Options) *Env {
 	s, err := splendor.Parse(notation)
 	require.NoError(t, err)
-	e := newEnv(config{players: int(s.NumPlayers), mode: env.SelfPlay, maxRounds: DefaultMaxRounds})
-	e.s = s
+	all := env.Options{"players": int(s.NumPlayers)}
+	for k, v := range opts {
+		all[k] = v
+	}
+	e := makeEnv(t, all)
+	e.Load(game(s))
 	return e
 }
 

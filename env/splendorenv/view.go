@@ -3,6 +3,7 @@ package splendorenv
 import (
 	"github.com/splendor-rl/splendor/env/splendor"
 	tv "github.com/splendor-rl/splendor/env/tableview"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // StateView is a Splendor state as JSON (docs/trace.md): the referee's view
@@ -47,12 +48,12 @@ type SeatView struct {
 // notation, no deck order and no card of another seat's blind reserves.
 func View(s *splendor.State, viewer int) StateView {
 	v := StateView{Players: int(s.NumPlayers), Seat: int(s.Seat), Phase: s.Phase.String(), Turn: int(s.Turn),
-		FinalRound: s.FinalRound, Passes: int(s.Passes), Bank: tokensOf(&s.Bank), Payment: PaymentAuto}
+		FinalRound: s.FinalRound, Passes: int(s.Passes), Bank: tokensOf(&s.Bank), Payment: turnbased.PaymentAuto}
 	if viewer == tv.Referee {
 		v.Notation = s.String()
 	}
 	if s.ChoosePayment {
-		v.Payment = PaymentChoose
+		v.Payment = turnbased.PaymentChoose
 	}
 	if s.Phase == splendor.PhasePay {
 		due := tv.GemsOf(s.Due[:])
@@ -88,9 +89,9 @@ func tokensOf(t *splendor.Tokens) Tokens {
 }
 
 // View is the game as viewer sees it, with the episode's fields, and as a
-// text board (env.Viewer).
-func (e *Env) View(viewer int, over bool) (view any, board string) {
-	v := View(&e.s, viewer)
-	v.Episode = e.seats.Episode(over, e.s.Over(), e.s.Winners())
+// text board (turnbased.Rules).
+func (g *game) View(viewer int, episode tv.Episode) (view any, board string) {
+	v := View(g.state(), viewer)
+	v.Episode = episode
 	return v, Board(&v)
 }

@@ -1,6 +1,10 @@
-package env
+package turnbased
 
-import "github.com/splendor-rl/splendor/internal/rng"
+import (
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/tableview"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
 
 // Seed streams derived from an episode seed, shared by every game's env: the
 // deal uses the episode seed itself; the client's seat in vs-bots mode and
@@ -26,42 +30,11 @@ func BotSeed(episodeSeed uint64, seat int) uint64 {
 	return rng.Derive(episodeSeed, botStreamBase+uint64(seat))
 }
 
-// TerminalRewards adds each seat's end-of-game reward to r (len = players):
-// (N·w/k − 1)/(N − 1), where w is 1 for a winner (bit i of winners for seat
-// i) and k the number of winners: +1 for a sole winner, −1/(N−1) for each
-// loser, a zero-sum split for a shared win. (Written so that the usual
-// values are exact in float32.)
-func TerminalRewards(winners uint8, r []float32) {
-	n := float32(len(r))
-	k := float32(0)
-	for i := range r {
-		k += float32(winners >> i & 1)
-	}
-	for i := range r {
-		w := float32(winners >> i & 1)
-		r[i] += (n*w/k - 1) / (n - 1)
-	}
-}
-
-// ScoreDiffPotentials writes, for each seat, its points minus the mean of
-// the others' points, over scale; they sum to zero, so shaping by their
-// change is zero-sum too.
-func ScoreDiffPotentials(points []int, scale float32, p []float32) {
-	total := 0
-	for _, x := range points {
-		total += x
-	}
-	others := float32(len(points) - 1)
-	for i, x := range points {
-		p[i] = (float32(x) - float32(total-x)/others) / scale
-	}
-}
-
-// Seating is the bookkeeping every turn-based env shares: whose decision the
+// Seating is an env's bookkeeping beside its rules state: whose decision the
 // client makes, when the bots play, the turn limit and what Status and
-// ToPlay report. A game's env keeps one beside its rules state.
+// ToPlay report.
 type Seating struct {
-	Mode      Mode
+	Mode      env.Mode
 	Players   int
 	FixedSeat int    // the client's seat in vs-bots mode, −1: drawn per episode
 	MaxTurns  uint32 // truncate once this many turns are complete
@@ -90,14 +63,14 @@ func (t *Seating) Done(over bool) bool { return over || t.Truncated }
 
 // BotToPlay reports whether a built-in bot makes the next decision.
 func (t *Seating) BotToPlay(seat int, over bool) bool {
-	return t.Mode == VsBots && !t.Done(over) && seat != t.Me
+	return t.Mode == env.VsBots && !t.Done(over) && seat != t.Me
 }
 
 // ToPlay is the seat to decide; once the episode is over, the seat whose
 // observation is served (the client's in vs-bots, the last actor otherwise).
 func (t *Seating) ToPlay(seat int, over bool) int {
 	switch {
-	case t.Mode == VsBots:
+	case t.Mode == env.VsBots:
 		return t.Me
 	case t.Done(over):
 		return t.LastActor
@@ -109,4 +82,19 @@ func (t *Seating) ToPlay(seat int, over bool) int {
 // truncated, like the turn limit: neither is a result of play.
 func (t *Seating) Status(over, blocked bool) (terminated, truncated bool) {
 	return over && !blocked, t.Truncated || blocked
+}
+
+// Episode is the episode's fields of a view (tableview.Episode): over as
+// the Vector knows it, the client's seat in vs-bots mode, and, when the
+// game is over by its rules, its winners (bit i for seat i).
+func (t *Seating) Episode(over, gameOver bool, winners uint8) tableview.Episode {
+	ep := tableview.Episode{Over: &over}
+	if t.Mode == env.VsBots {
+		me := t.Me
+		ep.ClientSeat = &me
+	}
+	if gameOver {
+		ep.Winners = tableview.Seats(winners)
+	}
+	return ep
 }

@@ -1,0 +1,153 @@
+package turnbased
+
+import (
+	"fmt"
+
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// Env is one game of G as an env.Env: the client acts for the seat to play
+// (self-play) or for its own seat while the built-in bots play the others
+// (vs-bots). Copying an Env copies the game.
+type Env[S any, G Rules[S]] struct {
+	game      *Game[S, G]
+	c         config[S]
+	s         S
+	seats     Seating
+	bots      [bots.MaxSeats]rng.Rand // each bot's stream
+	rewards   [bots.MaxSeats]float32
+	potential [bots.MaxSeats]float32 // score_diff shaping, at the client's last decision
+}
+
+func (g *Game[S, G]) newEnv(c config[S]) *Env[S, G] {
+	return &Env[S, G]{game: g, c: c, seats: Seating{Mode: c.mode, Players: c.players, FixedSeat: c.seat,
+		MaxTurns: uint32(c.maxRounds * c.players)}}
+}
+
+// rules is the game as its methods see it.
+func (e *Env[S, G]) rules() G { return G(&e.s) }
+
+// Reset deals a new game from seed; in vs-bots mode the bots seated before
+// the client play their first turns.
+func (e *Env[S, G]) Reset(seed uint64) {
+	e.s = e.c.table.Deal(seed)
+	e.seats.Start(seed)
+	for i := range e.c.players {
+		e.bots[i] = rng.New(BotSeed(seed, i))
+	}
+	e.playBots()
+	e.rewards = [bots.MaxSeats]float32{}
+	e.potential = e.potentials()
+}
+
+// Step plays the client's decision, then, in vs-bots mode, the bots' until
+// the client is to play again or the episode ends.
+func (e *Env[S, G]) Step(action int) error {
+	if e.done() {
+		return fmt.Errorf("%w: the episode is over", env.ErrIllegalAction)
+	}
+	e.rewards = [bots.MaxSeats]float32{}
+	if err := e.apply(action); err != nil {
+		return fmt.Errorf("%w: %v", env.ErrIllegalAction, err)
+	}
+	e.playBots()
+	e.score()
+	return nil
+}
+
+func (e *Env[S, G]) apply(action int) error {
+	g := e.rules()
+	seat := g.ToPlay()
+	if err := g.Apply(action); err != nil {
+		return err
+	}
+	e.seats.Played(seat, g.Turns(), g.Over())
+	return nil
+}
+
+func (e *Env[S, G]) playBots() {
+	g := e.rules()
+	for e.seats.BotToPlay(g.ToPlay(), g.Over()) {
+		seat := g.ToPlay()
+		if err := e.apply(e.game.bots.Act(e.c.bots[seat], &e.bots[seat], &e.s)); err != nil {
+			panic(e.game.ID + ": a bot chose an illegal action: " + err.Error())
+		}
+	}
+}
+
+func (e *Env[S, G]) done() bool { return e.seats.Done(e.rules().Over()) }
+
+// Status reports a blocked game as truncated (see Seating).
+func (e *Env[S, G]) Status() (terminated, truncated bool) {
+	g := e.rules()
+	return e.seats.Status(g.Over(), g.Blocked())
+}
+
+// ToPlay is the seat whose decision or observation is served.
+func (e *Env[S, G]) ToPlay() int {
+	g := e.rules()
+	return e.seats.ToPlay(g.ToPlay(), g.Over())
+}
+
+// Mask writes the legal actions as 0/1 bytes: none once the episode is over.
+func (e *Env[S, G]) Mask(mask []uint8) {
+	mask = mask[:e.game.NumActions]
+	if e.done() {
+		clear(mask)
+		return
+	}
+	e.rules().WriteMask(mask)
+}
+
+// Rewards writes each seat's reward for the last step.
+func (e *Env[S, G]) Rewards(r []float32) { copy(r, e.rewards[:e.c.players]) }
+
+// Observe writes the observation of ToPlay's seat.
+func (e *Env[S, G]) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
+
+// ObserveSeat writes the table as seat me sees it.
+func (e *Env[S, G]) ObserveSeat(me int, obs []uint8) { e.rules().Observe(obs, me, e.ToPlay()) }
+
+// Resample redeals what the seat to play cannot see.
+func (e *Env[S, G]) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }
+
+// ResampleSeat redeals what seat me cannot see (the engine's Redeal).
+func (e *Env[S, G]) ResampleSeat(me int, seed uint64) {
+	r := rng.New(seed)
+	e.rules().Redeal(me, &r)
+}
+
+// Clone copies the env, game and bots' streams included.
+func (e *Env[S, G]) Clone() env.Env {
+	c := *e
+	return &c
+}
+
+// CopyFrom takes src's whole state; src is an env of the same batch.
+func (e *Env[S, G]) CopyFrom(src env.Env) { *e = *src.(*Env[S, G]) }
+
+// BotAction is the action bot would choose now, drawing from seed.
+func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64) int {
+	r := rng.New(seed)
+	return e.game.bots.Act(bot, &r, &e.s)
+}
+
+// View is the game as viewer sees it, with the episode's fields (over as
+// the Vector knows it), and as a text board (env.Viewer).
+func (e *Env[S, G]) View(viewer int, over bool) (view any, board string) {
+	g := e.rules()
+	return g.View(viewer, e.seats.Episode(over, g.Over(), g.Winners()))
+}
+
+// State returns a copy of the game, hidden information included (for tools
+// and tests, never for observations).
+func (e *Env[S, G]) State() S { return e.s }
+
+// Load puts game s on the table as it is, the episode's bookkeeping
+// unchanged: tools and tests that start from a position.
+func (e *Env[S, G]) Load(s S) { e.s = s }
+
+// String is the game in the engine's notation (hidden information included).
+func (e *Env[S, G]) String() string { return e.rules().String() }
