@@ -1,0 +1,91 @@
+package turnbased_test
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env"
+	_ "github.com/splendor-rl/splendor/env/duelenv"
+	_ "github.com/splendor-rl/splendor/env/splendorenv"
+	_ "github.com/splendor-rl/splendor/env/turnbased/climb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// games are the turn-based envs with their largest table.
+var games = map[string]int{"splendor-v1": 4, "splendor-duel-v1": 2, "climb-v0": 3}
+
+// one is a batch of one env of id with opts, reset with seed.
+func one(t *testing.T, id string, opts env.Options, seed uint64) *env.Vector {
+	v, err := env.Make(id, 1, opts, 0, nil)
+	require.NoError(t, err)
+	require.NoError(t, v.Reset(nil, []uint64{seed}))
+	return v
+}
+
+func firstLegal(mask []uint8) int32 {
+	for a, m := range mask {
+		if m == 1 {
+			return int32(a)
+		}
+	}
+	return -1
+}
+
+func TestTurnLimitTruncates(t *testing.T) {
+	for id := range games {
+		v := one(t, id, env.Options{"max_rounds": 2, "autoreset": "disabled"}, 1)
+		for !v.Truncated[0] && !v.Terminated[0] {
+			require.NoError(t, v.Step([]int32{firstLegal(v.Mask)}))
+		}
+		assert.True(t, v.Truncated[0], id)
+		assert.Regexp(t, `(?i)\bturn"?[=:]4\b`, must(v.States(nil))[0], "%s: 2 rounds of 2 seats", id)
+	}
+}
+
+func must[T any](x T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return x
+}
+
+// In vs-bots mode the bots play until the client's seat, drawn per episode
+// unless fixed, is to decide.
+func TestVsBotsSeats(t *testing.T) {
+	for id, players := range games {
+		seen := make([]int, players)
+		for seed := uint64(0); seed < uint64(100*players); seed++ {
+			v := one(t, id, env.Options{"mode": "vs_bots", "players": players}, seed)
+			seen[v.ToPlay[0]]++
+		}
+		for seat, n := range seen {
+			assert.Greater(t, n, 60, "%s: seat %d drawn %d times", id, seat, n)
+		}
+		fixed := one(t, id, env.Options{"mode": "vs_bots", "players": players, "seat": players - 1}, 5)
+		assert.Equal(t, int32(players-1), fixed.ToPlay[0], id)
+	}
+}
+
+// A bot's kind never changes the deal: it draws from its own stream.
+func TestBotsDoNotChangeTheDeal(t *testing.T) {
+	for id := range games {
+		for seed := uint64(0); seed < 20; seed++ {
+			random := one(t, id, env.Options{"mode": "vs_bots", "seat": 0, "bots": "random"}, seed)
+			greedy := one(t, id, env.Options{"mode": "vs_bots", "seat": 0, "bots": "greedy"}, seed)
+			require.Equal(t, random.Obs, greedy.Obs, id)
+		}
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	for id, players := range games {
+		for _, opts := range []env.Options{
+			{"players": players + 1}, {"players": "two"}, {"mode": "solo"}, {"bots": []any{"greedy"}},
+			{"bots": "minimax"}, {"seat": 2}, // of a default table of 2
+			{"max_rounds": 0}, {"reward": "dense"}, {"colour": "red"},
+		} {
+			_, err := env.Make(id, 1, opts, 0, nil)
+			assert.ErrorIs(t, err, env.ErrBadOption, "%s %v", id, opts)
+		}
+	}
+}
