@@ -5,8 +5,6 @@
 package duelenv
 
 import (
-	"errors"
-
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/turnbased"
@@ -39,23 +37,9 @@ func init() { turnbased.Register(Game) }
 // standard game, or the buyer may pay with gold for a gem or pearl it holds
 // (phase pay).
 func readTable(o *env.OptionReader, _ int) turnbased.Table[game] {
-	choose := turnbased.ChoosePayment(o)
-	return turnbased.Table[game]{
-		Deal: func(seed uint64) game {
-			s := duel.New(seed)
-			s.ChoosePayment = choose
-			return game(s)
-		},
-		Fits: func(s *game) error {
-			if s.ChoosePayment != choose {
-				return errPaymentRule
-			}
-			return nil
-		},
-	}
+	deal := func(seed uint64) game { return game(duel.New(seed)) }
+	return turnbased.WithPayment(o, deal, func(s *game) *bool { return &s.ChoosePayment })
 }
-
-var errPaymentRule = errors.New("the game's payment rule is not the env's")
 
 // parseChecked reads a game and checks it could occur in play.
 func parseChecked(text string) (game, error) {

@@ -5,8 +5,6 @@
 package splendorenv
 
 import (
-	"errors"
-
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/env/turnbased"
@@ -36,23 +34,12 @@ func init() { turnbased.Register(Game) }
 
 // readTable reads the payment rule (splendor.State.ChoosePayment).
 func readTable(o *env.OptionReader, players int) turnbased.Table[game] {
-	choose := turnbased.ChoosePayment(o)
-	return turnbased.Table[game]{
-		Deal: func(seed uint64) game {
-			s, _ := splendor.New(players, seed) // players was range-checked by the option reader
-			s.ChoosePayment = choose
-			return game(s)
-		},
-		Fits: func(s *game) error {
-			if s.ChoosePayment != choose {
-				return errPaymentRule
-			}
-			return nil
-		},
+	deal := func(seed uint64) game {
+		s, _ := splendor.New(players, seed) // players was range-checked by the option reader
+		return game(s)
 	}
+	return turnbased.WithPayment(o, deal, func(s *game) *bool { return &s.ChoosePayment })
 }
-
-var errPaymentRule = errors.New("the game's payment rule is not the env's")
 
 // parseChecked reads a game and checks it could occur in play.
 func parseChecked(text string) (game, error) {

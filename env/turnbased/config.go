@@ -1,6 +1,8 @@
 package turnbased
 
 import (
+	"errors"
+
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
 )
@@ -18,10 +20,27 @@ const (
 	PaymentChoose = "choose"
 )
 
-// ChoosePayment reads the "payment" option: whether the buyer decides.
-func ChoosePayment(o *env.OptionReader) bool {
-	return o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
+// WithPayment is the table of a game whose buyer may choose how to pay: it
+// reads the "payment" option and deals with it; rule points at a game's
+// flag for it (the engines' ChoosePayment), which set_state must match.
+func WithPayment[S any](o *env.OptionReader, deal func(seed uint64) S, rule func(s *S) *bool) Table[S] {
+	choose := o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
+	return Table[S]{
+		Deal: func(seed uint64) S {
+			s := deal(seed)
+			*rule(&s) = choose
+			return s
+		},
+		Fits: func(s *S) error {
+			if *rule(s) != choose {
+				return errPaymentRule
+			}
+			return nil
+		},
+	}
 }
+
+var errPaymentRule = errors.New("the game's payment rule is not the env's")
 
 // DefaultMaxRounds truncates an episode after this many rounds (a turn of
 // each seat): random players finish well within it, so only a stalling

@@ -81,7 +81,6 @@ func (s *State) Winners() (w uint8) {
 	return w
 }
 
-
 func (s *State) Outcome() bots.Outcome { return bots.Shares(s.Winners(), int(s.Players)) }
 
 func (s *State) Legal(buf []int) []int {
