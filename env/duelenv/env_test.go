@@ -20,11 +20,6 @@ func makeEnv(t *testing.T, opts env.Options) *Env {
 	return e
 }
 
-// over: the episode has ended.
-func over(e *Env) bool {
-	term, trunc := e.Status()
-	return term || trunc
-}
 
 // greedyWinRate plays n games of the greedy bot (the client's seat, drawn
 // per episode) against the random bot.
@@ -33,7 +28,7 @@ func greedyWinRate(t *testing.T, n int) (wins, truncated int) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		e.Reset(seed)
 		me := newPlayer("greedy", seed)
-		for !over(e) {
+		for !e.Done() {
 			s := e.State()
 			require.NoError(t, e.Step(me.Act(&s)))
 		}
@@ -58,7 +53,7 @@ func TestTerminalRewardsAndStatus(t *testing.T) {
 	for seed := uint64(0); seed < 50; seed++ {
 		e.Reset(seed)
 		var mask [duel.NumActions]uint8
-		for !over(e) {
+		for !e.Done() {
 			e.Mask(mask[:])
 			require.NoError(t, e.Step(firstLegal(mask[:])))
 		}

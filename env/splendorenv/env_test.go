@@ -20,11 +20,6 @@ func makeEnv(t *testing.T, opts env.Options) *Env {
 	return e
 }
 
-// over: the episode has ended.
-func over(e *Env) bool {
-	term, trunc := e.Status()
-	return term || trunc
-}
 
 func label(t *testing.T, l string) int {
 	i, err := splendor.ParseAction(l)
@@ -133,7 +128,7 @@ func greedyWinRate(t *testing.T, n int) float64 {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		e.Reset(seed)
 		me := newPlayer("greedy", seed)
-		for !over(e) {
+		for !e.Done() {
 			s := e.State()
 			require.NoError(t, e.Step(me.Act(&s)))
 		}

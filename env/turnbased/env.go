@@ -45,7 +45,7 @@ func (e *Env[S, G]) Reset(seed uint64) {
 // Step plays the client's decision, then, in vs-bots mode, the bots' until
 // the client is to play again or the episode ends.
 func (e *Env[S, G]) Step(action int) error {
-	if e.done() {
+	if e.Done() {
 		return fmt.Errorf("%w: the episode is over", env.ErrIllegalAction)
 	}
 	e.rewards = [bots.MaxSeats]float32{}
@@ -77,7 +77,8 @@ func (e *Env[S, G]) playBots() {
 	}
 }
 
-func (e *Env[S, G]) done() bool { return e.seats.Done(e.rules().Over()) }
+// Done reports the end of the episode: the game is over or was cut short.
+func (e *Env[S, G]) Done() bool { return e.seats.Done(e.rules().Over()) }
 
 // Status reports a blocked game as truncated (see Seating).
 func (e *Env[S, G]) Status() (terminated, truncated bool) {
@@ -94,7 +95,7 @@ func (e *Env[S, G]) ToPlay() int {
 // Mask writes the legal actions as 0/1 bytes: none once the episode is over.
 func (e *Env[S, G]) Mask(mask []uint8) {
 	mask = mask[:e.game.NumActions]
-	if e.done() {
+	if e.Done() {
 		clear(mask)
 		return
 	}
