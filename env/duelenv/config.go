@@ -37,8 +37,12 @@ func init() { turnbased.Register(Game) }
 // standard game, or the buyer may pay with gold for a gem or pearl it holds
 // (phase pay).
 func readTable(o *env.OptionReader, _ int) turnbased.Table[game] {
-	deal := func(seed uint64) game { return game(duel.New(seed)) }
-	return turnbased.WithPayment(o, deal, func(s *game) *bool { return &s.ChoosePayment })
+	deal := func(seed uint64, choose bool) game {
+		s := duel.New(seed)
+		s.ChoosePayment = choose
+		return game(s)
+	}
+	return turnbased.WithPayment(o, deal, func(s *game) bool { return s.ChoosePayment })
 }
 
 // parseChecked reads a game and checks it could occur in play.

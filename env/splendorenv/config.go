@@ -34,11 +34,12 @@ func init() { turnbased.Register(Game) }
 
 // readTable reads the payment rule (splendor.State.ChoosePayment).
 func readTable(o *env.OptionReader, players int) turnbased.Table[game] {
-	deal := func(seed uint64) game {
+	deal := func(seed uint64, choose bool) game {
 		s, _ := splendor.New(players, seed) // players was range-checked by the option reader
+		s.ChoosePayment = choose
 		return game(s)
 	}
-	return turnbased.WithPayment(o, deal, func(s *game) *bool { return &s.ChoosePayment })
+	return turnbased.WithPayment(o, deal, func(s *game) bool { return s.ChoosePayment })
 }
 
 // parseChecked reads a game and checks it could occur in play.

@@ -21,18 +21,14 @@ const (
 )
 
 // WithPayment is the table of a game whose buyer may choose how to pay: it
-// reads the "payment" option and deals with it; rule points at a game's
-// flag for it (the engines' ChoosePayment), which set_state must match.
-func WithPayment[S any](o *env.OptionReader, deal func(seed uint64) S, rule func(s *S) *bool) Table[S] {
+// reads the "payment" option; deal deals a game of that rule, and rule reads
+// a game's (set_state must match it).
+func WithPayment[S any](o *env.OptionReader, deal func(seed uint64, choose bool) S, rule func(s *S) bool) Table[S] {
 	choose := o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
 	return Table[S]{
-		Deal: func(seed uint64) S {
-			s := deal(seed)
-			*rule(&s) = choose
-			return s
-		},
+		Deal: func(seed uint64) S { return deal(seed, choose) },
 		Fits: func(s *S) error {
-			if *rule(s) != choose {
+			if rule(s) != choose {
 				return errPaymentRule
 			}
 			return nil
