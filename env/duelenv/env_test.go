@@ -20,7 +20,6 @@ func makeEnv(t *testing.T, opts env.Options) *Env {
 	return e
 }
 
-
 // greedyWinRate plays n games of the greedy bot (the client's seat, drawn
 // per episode) against the random bot.
 func greedyWinRate(t *testing.T, n int) (wins, truncated int) {

@@ -20,7 +20,6 @@ func makeEnv(t *testing.T, opts env.Options) *Env {
 	return e
 }
 
-
 func label(t *testing.T, l string) int {
 	i, err := splendor.ParseAction(l)
 	require.NoError(t, err)
