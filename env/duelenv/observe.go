@@ -2,7 +2,6 @@ package duelenv
 
 import (
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // The observation is ObsSize small integers from the point of view of the
@@ -122,11 +121,19 @@ func writeSeat(o []uint8, p *duel.Player, mine bool) {
 	}
 	o[seatCards] = uint8(p.Bought.Len())
 	o[seatReserved] = p.NumReserved
-	turnbased.WriteHand(o[seatHand:], p.Reserved[:p.NumReserved], p.Blind, mine, cardSize, features, level)
+	for r := 0; r < int(p.NumReserved); r++ {
+		h := o[seatHand+r*reservedSize:]
+		c := p.Reserved[r]
+		hidden := p.Blind&(1<<r) != 0 && !mine
+		if hidden {
+			h[0] = 1
+		} else {
+			copy(h, cardFeatures[c][:])
+		}
+		h[cardSize] = b2u(hidden)
+		h[cardSize+1] = c.Info().Level + 1
+	}
 }
-
-func features(c duel.Card) []uint8 { return cardFeatures[c][:] }
-func level(c duel.Card) uint8      { return c.Info().Level }
 
 func b2u(b bool) uint8 {
 	if b {

@@ -19,6 +19,17 @@ type Env[S any, G Rules[S]] struct {
 	bots      [bots.MaxSeats]rng.Rand // each bot's stream
 	rewards   [bots.MaxSeats]float32
 	potential [bots.MaxSeats]float32 // score_diff shaping, at the client's last decision
+	// The game's seat to play and end, as of its last change (sync): the
+	// step path asks for them a dozen times, and each question would be a
+	// call through the generic dictionary.
+	toPlay int
+	over   bool
+}
+
+// sync reads the seat to play and the end after the game changed.
+func (e *Env[S, G]) sync() {
+	g := e.rules()
+	e.toPlay, e.over = g.ToPlay(), g.Over()
 }
 
 func (g *Game[S, G]) newEnv(c config[S]) *Env[S, G] {
@@ -33,6 +44,7 @@ func (e *Env[S, G]) rules() G { return G(&e.s) }
 // the client play their first turns.
 func (e *Env[S, G]) Reset(seed uint64) {
 	e.s = e.c.table.Deal(seed)
+	e.sync()
 	e.seats.Start(seed)
 	for i := range e.c.players {
 		e.bots[i] = rng.New(BotSeed(seed, i))
@@ -59,18 +71,18 @@ func (e *Env[S, G]) Step(action int) error {
 
 func (e *Env[S, G]) apply(action int) error {
 	g := e.rules()
-	seat := g.ToPlay()
+	seat := e.toPlay
 	if err := g.Apply(action); err != nil {
 		return err
 	}
-	e.seats.Played(seat, g.Turns(), g.Over())
+	e.sync()
+	e.seats.Played(seat, g.Turns(), e.over)
 	return nil
 }
 
 func (e *Env[S, G]) playBots() {
-	g := e.rules()
-	for e.seats.BotToPlay(g.ToPlay(), g.Over()) {
-		seat := g.ToPlay()
+	for e.seats.BotToPlay(e.toPlay, e.over) {
+		seat := e.toPlay
 		if err := e.apply(e.game.bots.Act(e.c.bots[seat], &e.bots[seat], &e.s)); err != nil {
 			panic(e.game.ID + ": a bot chose an illegal action: " + err.Error())
 		}
@@ -78,18 +90,16 @@ func (e *Env[S, G]) playBots() {
 }
 
 // Done reports the end of the episode: the game is over or was cut short.
-func (e *Env[S, G]) Done() bool { return e.seats.Done(e.rules().Over()) }
+func (e *Env[S, G]) Done() bool { return e.seats.Done(e.over) }
 
 // Status reports a blocked game as truncated (see Seating).
 func (e *Env[S, G]) Status() (terminated, truncated bool) {
-	g := e.rules()
-	return e.seats.Status(g.Over(), g.Blocked())
+	return e.seats.Status(e.over, e.over && e.rules().Blocked())
 }
 
 // ToPlay is the seat whose decision or observation is served.
 func (e *Env[S, G]) ToPlay() int {
-	g := e.rules()
-	return e.seats.ToPlay(g.ToPlay(), g.Over())
+	return e.seats.ToPlay(e.toPlay, e.over)
 }
 
 // Mask writes the legal actions as 0/1 bytes: none once the episode is over.
@@ -139,7 +149,7 @@ func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64) int {
 // the Vector knows it), and as a text board (env.Viewer).
 func (e *Env[S, G]) View(viewer int, over bool) (view any, board string) {
 	g := e.rules()
-	return g.View(viewer, e.seats.Episode(over, g.Over(), g.Winners()))
+	return g.View(viewer, e.seats.Episode(over, e.over, g.Winners()))
 }
 
 // State returns a copy of the game, hidden information included (for tools
@@ -148,7 +158,10 @@ func (e *Env[S, G]) State() S { return e.s }
 
 // Load puts game s on the table as it is, the episode's bookkeeping
 // unchanged: tools and tests that start from a position.
-func (e *Env[S, G]) Load(s S) { e.s = s }
+func (e *Env[S, G]) Load(s S) {
+	e.s = s
+	e.sync()
+}
 
 // String is the game in the engine's notation (hidden information included).
 func (e *Env[S, G]) String() string { return e.rules().String() }

@@ -15,7 +15,7 @@ func (e *Env[S, G]) score() {
 		}
 		e.potential = now
 	}
-	if g := e.rules(); g.Over() && !g.Blocked() {
+	if g := e.rules(); e.over && !g.Blocked() {
 		TerminalRewards(g.Winners(), e.rewards[:n])
 	}
 }

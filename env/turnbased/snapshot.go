@@ -47,6 +47,7 @@ func (e *Env[S, G]) Restore(text string) error {
 		return err
 	}
 	e.s = s
+	e.sync()
 	e.load(b)
 	return nil
 }
