@@ -39,19 +39,6 @@ BUILT_IN_BOTS = ("random", "greedy", "mcts")
 FORMATS = ("round-robin", "gauntlet")
 
 
-@dataclass(frozen=True)
-class SeatBlocks:
-    """Where a final observation holds each seat's prestige (docs/envs/*.md, Observation): the observing seat's
-    own number, then seat blocks, "me" first and the others in turn order."""
-    my_seat: int
-    first_block: int
-    block_size: int
-    points: int
-
-
-SEAT_BLOCKS = {"splendor-v1": SeatBlocks(8, 210, 58, 12), "splendor-duel-v1": SeatBlocks(12, 483, 95, 18)}
-
-
 @dataclass
 class Entrant:
     """One player of the arena. `source` is what the user named: a bot (`mcts:800`), a checkpoint's path or
@@ -134,23 +121,13 @@ def game_record(seating: Seating, seed: int, seats: list[str], points: list[int]
             "places": places(points, winners, truncated), "truncated": truncated, "decisions": decisions}
 
 
-def final_points(env_id: str, obs: np.ndarray, players: int) -> list[int]:
-    """Each seat's prestige, seat 0 first, from the observation an ended env keeps (autoreset disabled)."""
-    blocks = SEAT_BLOCKS[env_id]
-    me = int(obs[blocks.my_seat])
-    points = [0] * players
-    for k in range(players):
-        points[(me + k) % players] = int(obs[blocks.first_block + k * blocks.block_size + blocks.points])
-    return points
-
-
 class Arena:
     """Plays seatings on one self-play batch (autoreset disabled), each env taking the next unplayed game when its
     game ends; `replays` receives each finished game with its moves."""
 
-    def __init__(self, envs: SplendorVectorEnv, env_id: str, entrants: Sequence[Entrant],
-                 seatings: Sequence[Seating], seed: int, replays: ReplayWriter | None = None):
-        self.envs, self.env_id, self.entrants, self.seed, self.replays = envs, env_id, entrants, seed, replays
+    def __init__(self, envs: SplendorVectorEnv, entrants: Sequence[Entrant], seatings: Sequence[Seating],
+                 seed: int, replays: ReplayWriter | None = None):
+        self.envs, self.entrants, self.seed, self.replays = envs, entrants, seed, replays
         self.seatings = seatings
         self.seat_of = np.array([s.seats for s in seatings])            # [game, seat] → entrant
         self.queue = list(range(len(seatings)))[::-1]                    # unplayed games, the next one last
@@ -168,8 +145,9 @@ class Arena:
             self._note(infos["to_play"], actions)
             obs, _, terminated, truncated, infos = self.envs.step(actions)
             ended = np.flatnonzero(terminated | truncated)
-            for i in ended[self.game_of[ended] >= 0].tolist():
-                record = self._finish(i, obs[i], infos["seat_rewards"][i], bool(truncated[i] and not terminated[i]))
+            finished = ended[self.game_of[ended] >= 0].tolist()
+            for i, points in zip(finished, self._final_points(finished)):
+                record = self._finish(i, points, infos["seat_rewards"][i], bool(truncated[i] and not terminated[i]))
                 records[record["game"]] = record
                 if on_game is not None:
                     on_game(record)
@@ -207,6 +185,14 @@ class Arena:
             actions[mine] = self._act(self.entrants[e], mine, obs, mask)
         return actions
 
+    def _final_points(self, rows: list[int]) -> list[list[int]]:
+        """Each seat's prestige, seat 0 first, in the ended games of `rows`: the server's view of an ended env
+        shows its final position until the env is reset (autoreset disabled)."""
+        if not rows:
+            return []
+        views, _ = self.envs.view(rows)
+        return [[seat["points"] for seat in view["seats"]] for view in views]
+
     def _act(self, entrant: Entrant, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         games = self.game_of[rows]
         if entrant.policy is not None:
@@ -222,10 +208,9 @@ class Arena:
             for i in live.tolist():
                 self.moves[i].append((int(to_play[i]), int(actions[i])))
 
-    def _finish(self, row: int, obs: np.ndarray, seat_rewards: np.ndarray, truncated: bool) -> dict:
+    def _finish(self, row: int, points: list[int], seat_rewards: np.ndarray, truncated: bool) -> dict:
         """The record of env `row`'s ended game, its replay written; the policies forget the game."""
         seating = self.seatings[int(self.game_of[row])]
-        points = final_points(self.env_id, obs, len(seat_rewards))
         # A winner's terminal reward is > 0, or 0 when every seat shares the win; a loser's is < 0.
         winners = [] if truncated else np.flatnonzero(seat_rewards >= 0).tolist()
         record = game_record(seating, self.seed, [self.entrants[e].name for e in seating.seats], points, winners,
@@ -252,7 +237,7 @@ def run(entrants: Sequence[Entrant], *, env_id: str = "splendor-v1", players: in
                              players=players, autoreset="disabled", **options)
     try:
         writer = None if replays is None else ReplayWriter(replays, env_id, envs.action_labels)
-        return Arena(envs, env_id, entrants, seatings, seed, writer).play(on_game)
+        return Arena(envs, entrants, seatings, seed, writer).play(on_game)
     finally:
         envs.close()
 
@@ -261,8 +246,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[Ent
     parser = argparse.ArgumentParser(prog="python -m splendor_rl.arena", description=__doc__.split("\n")[0])
     parser.add_argument("--entrant", action="extend", nargs="+", required=True, metavar="SPEC",
                         help="a bot (random, greedy, mcts, mcts:800…), name=path.pt or name=module:function")
-    parser.add_argument("--env", default=None, choices=sorted(SEAT_BLOCKS),
-                        help="the env id (default: the checkpoints', else splendor-v1)")
+    parser.add_argument("--env", default=None, help="the env id, one the server has: splendor-v1, "
+                        "splendor-duel-v1 (default: the checkpoints', else splendor-v1)")
     parser.add_argument("--format", default="round-robin", choices=FORMATS)
     parser.add_argument("--hero", default=None, help="the gauntlet's entrant against the field (default: the "
                         "first entrant)")
