@@ -21,7 +21,8 @@ from .sample import sample_legal
 from .server import LocalServer, find_binary
 from .shards import ShardedVectorEnv
 from .single import SplendorEnv
-from .vector import SplendorVectorEnv, derive_seed
+from .seeds import derive_seed
+from .vector import SplendorVectorEnv
 
 __all__ = ["make_vec", "make", "make_aec", "make_gym_vec", "GYM_IDS", "Connection", "LocalServer", "find_binary",
            "SplendorVectorEnv", "ShardedVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",

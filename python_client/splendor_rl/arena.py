@@ -33,7 +33,8 @@ import numpy as np
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
 from .evaluate import Policy, checkpoint_env, checkpoint_policy
-from .vector import SplendorVectorEnv, derive_seed
+from .seeds import derive_seed
+from .vector import SplendorVectorEnv
 
 BUILT_IN_BOTS = ("random", "greedy", "mcts")
 FORMATS = ("round-robin", "gauntlet")

@@ -35,7 +35,8 @@ import numpy as np
 
 from .connection import Connection
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .vector import SplendorVectorEnv, derive_seed
+from .seeds import derive_seed
+from .vector import SplendorVectorEnv
 
 # policy(obs [n, obs_dim], mask [n, actions] bool, games [n] int) -> actions [n]; `games` are the game indices
 # of the rows, so that a stochastic policy can draw from one generator per game.

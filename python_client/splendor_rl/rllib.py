@@ -20,7 +20,8 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.tune.registry import register_env
 
 from .errors import IllegalAction
-from .vector import SplendorVectorEnv, check_seed, derive_seed, one_action
+from .seeds import check_seed, derive_seed
+from .vector import SplendorVectorEnv, one_action
 
 ENV_IDS = ("splendor-v1", "splendor-duel-v1")
 

@@ -9,7 +9,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .errors import BadShape, IllegalAction, SplendorError
 from .render import check_render_mode, render_frames
-from .vector import SplendorVectorEnv, check_reset_options, seed_list, setup_spaces
+from .seeds import seed_list
+from .vector import SplendorVectorEnv, check_reset_options, setup_spaces
 
 MASK64 = 2**64 - 1
 

@@ -8,7 +8,8 @@ import gymnasium as gym
 import numpy as np
 
 from .render import RENDER_MODES, Renderer, check_render_mode
-from .vector import SplendorVectorEnv, check_reset_options, check_seed, one_action
+from .seeds import check_seed
+from .vector import SplendorVectorEnv, check_reset_options, one_action
 
 
 class SplendorEnv(Renderer, gym.Env):

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import operator
 import time
 from collections import deque
-from collections.abc import Iterable
 from contextlib import suppress
 from typing import Any, Sequence
 
@@ -16,10 +14,11 @@ from gymnasium.vector.utils import batch_space
 from websockets.exceptions import InvalidHandshake
 
 from .codec import from_numpy, to_numpy
+from .connection import Connection
+from .errors import BadOption, BadShape, ConnectionLost, EnvClosed, SplendorError
 from .render import RENDER_MODES, check_render_mode, render_frames
 from .search import SearchOps
-from .connection import Connection
-from .errors import BadOption, BadSeed, BadShape, ConnectionLost, EnvClosed, SplendorError
+from .seeds import check_seed, derive_seed, seed_list
 from .server import acquire_shared_server, release_shared_server
 
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
@@ -28,38 +27,6 @@ AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SA
 # Reconnect attempts wait 0.1 s, then twice as long each time, at most 2 s, until reconnect_timeout has passed.
 RECONNECT_FIRST_DELAY = 0.1
 RECONNECT_MAX_DELAY = 2.0
-
-
-def derive_seed(seed: int, *keys: int) -> int:
-    """A 64-bit seed from `seed` and `keys`, far from `seed + i`: the first word of
-    `numpy.random.SeedSequence([seed, *keys]).generate_state(1, numpy.uint64)`, the same on every machine."""
-    return int(np.random.SeedSequence([seed, *keys]).generate_state(1, np.uint64)[0])
-
-
-SEED_RULE = "seeds must be non-negative integers below 2**64 (or a list of them, one per env)"
-
-
-def check_seed(seed: Any) -> int:
-    """`seed` as an int; anything else is refused with the rule (int() would truncate 1.5 to 1)."""
-    try:
-        value = operator.index(seed)
-    except TypeError:
-        value = -1
-    if not 0 <= value < 2**64:
-        raise BadSeed(f"{SEED_RULE}; got {seed!r}")
-    return value
-
-
-def seed_list(seed: Any, count: int) -> list[int] | None:
-    """reset's `seed` as one seed per env reset: an int s gives s, s+1, …; None leaves each env's next seed."""
-    if seed is None:
-        return None
-    if isinstance(seed, (int, np.integer)):
-        base = check_seed(seed)
-        return [base + i for i in range(count)]
-    if isinstance(seed, (str, bytes)) or not isinstance(seed, Iterable):
-        raise BadSeed(f"{SEED_RULE}; got {seed!r}")
-    return [check_seed(s) for s in seed]
 
 
 def check_reset_options(options: dict | None, accepted: tuple[str, ...]) -> dict:
