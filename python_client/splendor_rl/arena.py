@@ -32,7 +32,7 @@ import numpy as np
 
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .evaluate import Policy, checkpoint_env, checkpoint_policy
+from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
 
@@ -283,10 +283,26 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace, entran
     for entrant in entrants:
         if entrant.kind == "checkpoint":
             args.env = checkpoint_env(parser, entrant.source, args.env)
+        elif entrant.kind == "plugin":
+            check_plugin(parser, entrant)
     args.env = args.env or "splendor-v1"
     args.hero = args.hero or names[0]
     if args.hero not in names:
         parser.error(f"--hero {args.hero!r} is not an entrant ({', '.join(names)})")
+
+
+def check_plugin(parser: argparse.ArgumentParser, entrant: Entrant) -> None:
+    """A plugin's module imports and has its function: a misspelt name is one line, not an import traceback."""
+    module, _, function = entrant.source.partition(":")
+    try:
+        imported = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+            raise  # the plugin's own import of something else failed: its traceback says where
+        fail(parser, f"entrant {entrant.name}: no module named {module!r} (a plugin is module:function, the module "
+                     "on the Python path, e.g. a .py file in the current directory)")
+    if not callable(getattr(imported, function, None)):
+        fail(parser, f"entrant {entrant.name}: module {module!r} has no function {function!r}")
 
 
 def load_policies(entrants: list[Entrant], args: argparse.Namespace) -> None:

@@ -1,5 +1,5 @@
 """Errors as exceptions: one class per wire error code (encoding/wire/PROTOCOL.md §7), and the client's own
-(`ServerUnreachable`, `ConnectionLost`, `EnvClosed`, `ProtocolError`)."""
+(`BadURL`, `ServerUnreachable`, `ConnectionLost`, `EnvClosed`, `ProtocolError`)."""
 
 from __future__ import annotations
 
@@ -79,6 +79,10 @@ class InternalError(SplendorError, code="internal"):
     """A server bug: please report it with the message. The batch it named is closed."""
 
 
+class BadURL(SplendorError, ValueError):
+    """A server URL that is not a WebSocket URL (`http://…`, no scheme): refused before connecting."""
+
+
 class ProtocolError(Exception):
     """The server said something this client does not understand (a version mismatch or a bug)."""
 
@@ -95,18 +99,21 @@ CLOSE_CODES: dict[int, str] = {
 
 class ConnectionLost(ConnectionError):
     """The connection ended, whichever way: `code` is the WebSocket close code the server sent (1006 when no close
-    frame came) and `reason` its close reason. Requests in flight may or may not have run (PROTOCOL.md §7); the
-    server freed the connection's batches. Reconnect, or use an env made with `reconnect=True`."""
+    frame came) and `reason` its close reason; `hint`, what to do, ends the message. Requests in flight may or may
+    not have run (PROTOCOL.md §7); the server freed the connection's batches. Reconnect, or use an env made with
+    `reconnect=True`."""
 
-    def __init__(self, url: str, code: int = 1006, reason: str = ""):
+    def __init__(self, url: str, code: int = 1006, reason: str = "", hint: str = ""):
         detail = repr(reason) if reason else CLOSE_CODES.get(code, "")
-        super().__init__(f"connection to {url} lost (close code {code}{': ' + detail if detail else ''})")
+        super().__init__(f"connection to {url} lost (close code {code}{': ' + detail if detail else ''})"
+                         f"{'; ' + hint if hint else ''}")
         self.url = url
         self.code = code
         self.reason = reason
+        self.hint = hint
 
     def __reduce__(self):  # pickles (for multiprocessing) from the fields, not from the message
-        return type(self), (self.url, self.code, self.reason)
+        return type(self), (self.url, self.code, self.reason, self.hint)
 
 
 class ServerUnreachable(ConnectionError):
@@ -130,7 +137,7 @@ class EnvClosed(RuntimeError):
 
 
 # The exceptions the client raises of its own, not from a server error reply; docs/python.md lists them.
-CLIENT_ERRORS = (ServerUnreachable, ConnectionLost, EnvClosed, ProtocolError)
+CLIENT_ERRORS = (BadURL, ServerUnreachable, ConnectionLost, EnvClosed, ProtocolError)
 
 def from_reply(error: dict) -> SplendorError:
     """The exception for an error reply's body {code, message, envs?}."""

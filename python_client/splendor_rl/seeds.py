@@ -33,12 +33,13 @@ def check_seed(seed: Any) -> int:
 
 
 def seed_list(seed: Any, count: int) -> list[int] | None:
-    """reset's `seed` as one seed per env reset: an int s gives s, s+1, …; None leaves each env's next seed."""
+    """reset's `seed` as one seed per env reset: an int s gives s, s+1, … modulo 2**64, as `make`'s seed deals
+    the envs of a batch (so every allowed seed works for any number of envs); None leaves each env's next seed."""
     if seed is None:
         return None
     if isinstance(seed, (int, np.integer)):
         base = check_seed(seed)
-        return [base + i for i in range(count)]
+        return [(base + i) % 2**64 for i in range(count)]
     if isinstance(seed, (str, bytes)) or not isinstance(seed, Iterable):
         raise BadSeed(f"{SEED_RULE}; got {seed!r}")
     return [check_seed(s) for s in seed]

@@ -16,10 +16,10 @@ from websockets.exceptions import InvalidHandshake
 from .codec import from_numpy, to_numpy
 from .connection import Connection
 from .errors import BadOption, BadShape, ConnectionLost, EnvClosed, SplendorError
-from .render import RENDER_MODES, check_render_mode, render_frames
+from .render import RENDER_MODES, check_render_mode, render_frames, render_human
 from .search import SearchOps
 from .seeds import check_seed, derive_seed, seed_list
-from .server import acquire_shared_server, release_shared_server
+from .server import LocalServer, acquire_shared_server, release_shared_server
 
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
              "disabled": AutoresetMode.DISABLED}
@@ -40,14 +40,31 @@ def check_reset_options(options: dict | None, accepted: tuple[str, ...]) -> dict
     return options
 
 
+def check_num_envs(num_envs: Any) -> int:
+    """`num_envs` as an int ≥ 1, else refused naming it (left to the server, None would be "got 0")."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise BadOption(f"num_envs must be a positive integer (how many envs to make), got {num_envs!r}")
+    return int(num_envs)
+
+
 def actions_tensor(actions: Any) -> dict:
-    """`actions` as an int64 tensor (int64: no silent wrap of large values into int32). Floats are refused
-    rather than truncated: 2.7 is no action index, and a float usually means a policy output went unconverted."""
+    """`actions` as an int64 tensor (int64: no silent wrap of large values into int32). Anything but integers
+    is refused; floats rather than truncated: 2.7 is no action index, and a float usually means a policy output
+    went unconverted."""
     a = np.asarray(actions)
-    if a.dtype.kind not in "iu":
-        raise BadShape(f"actions must be integers (action indices), got {a.dtype} values; pass ints (e.g. an "
-                       "argmax or a Categorical sample): floats are refused, not truncated")
+    if a.size and a.dtype.kind not in "iu":
+        raise BadShape(f"actions must be integers (action indices), got {not_integers(a)}; pass ints (e.g. an "
+                       "argmax or a Categorical sample)")
     return from_numpy(a, "int64")
+
+
+def not_integers(a: np.ndarray) -> str:
+    """What a non-integer actions array holds, for the message: a single action by its value (None, True, 'x')."""
+    if a.dtype.kind == "f":
+        return f"{a.dtype} values (floats are refused, not truncated)"
+    if a.size == 1:
+        return repr(a.item())
+    return f"{a.dtype} values"
 
 
 def one_action(action: Any) -> np.ndarray:
@@ -71,6 +88,15 @@ def setup_spaces(env: VectorEnv, spec: dict, num_envs: int) -> None:
     env.metadata = {"autoreset_mode": AUTORESET[spec["autoreset"]], "render_modes": RENDER_MODES}
 
 
+def lost_hint(server: LocalServer | None, reconnect: bool) -> str:
+    """What a `ConnectionLost` adds for an env on the local server this library started: the user never named
+    that URL, and an env made with reconnect=True would start a new server and play on."""
+    if server is None or reconnect:
+        return ""
+    return (f"it was the local server splendor_rl started (pid {server.process.pid}); if it died, an env made with "
+            "reconnect=True starts a new one and plays on")
+
+
 class SplendorVectorEnv(SearchOps, VectorEnv):
     """`num_envs` envs of `env_id` stepped together by the server.
 
@@ -87,7 +113,10 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
     re-makes the batch with seed `derive_seed(seed, k)` at the k-th reconnect and resets it. That step returns the
     new episodes' first observations, zero rewards, `truncated` set for every env whose episode was in progress,
     and `infos["reconnected"]` (bool [N], all True); with same_step autoreset `final_obs` holds the last
-    observations seen. `reconnects` counts them."""
+    observations seen. `reconnects` counts them. On the local server (no `url`) a reconnect starts a new local
+    server if the old one died."""
+
+    _closed = True  # until __init__ succeeds: a constructor that failed leaves nothing for close() (or __del__)
 
     def __init__(self, env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
                  token: str | None = None, connection: Connection | None = None, reconnect: bool = False,
@@ -96,6 +125,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         if reconnect and connection is not None:
             raise ValueError("reconnect=True needs an env that owns its connection: pass url=, not connection=")
         self._seed, self._token = check_seed(seed), token
+        num_envs = check_num_envs(num_envs)
         self.reconnect, self.reconnect_timeout, self.reconnects = reconnect, reconnect_timeout, 0
         self._make_fields = {"env": env_id, "num_envs": num_envs, "options": options or None}
         self._closed = False
@@ -103,7 +133,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         self._server = acquire_shared_server() if connection is None and url is None else None
         try:
             self.connection = connection if connection is not None else Connection(
-                url or self._server.url, token=token)
+                url or self._server.url, token=token, lost_hint=lost_hint(self._server, reconnect))
             self._make(self._seed)
         except BaseException:  # a refused option, say: give back the server and connection taken for it
             self._closed = True
@@ -123,8 +153,9 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """seed: an int s deals env i from s + i, a sequence gives one seed per env, None continues each env's
-        seed sequence (the first reset deals make's seed + i); anything but non-negative ints raises `BadSeed`.
+        """seed: an int s deals env i from (s + i) mod 2**64 (i counting the envs reset), as make's seed does; a
+        sequence gives one seed per env; None continues each env's seed sequence (the first reset deals make's
+        seed + i); anything but integers in [0, 2**64) raises `BadSeed`.
         options={"reset_mask": bool [N]} resets only those envs (for autoreset "disabled"); other keys raise
         `BadOption`."""
         self._check_open()
@@ -138,8 +169,10 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         except ConnectionLost as lost:
             if not self.reconnect:
                 raise
-            return self._reset_after(lost, seeds, ids)
-        obs, _, _, _, infos = self._unpack(reply, acting=None)
+            obs, infos = self._reset_after(lost, seeds, ids)
+        else:
+            obs, _, _, _, infos = self._unpack(reply, acting=None)
+        render_human(self)
         return obs, infos
 
     def _reset_after(self, lost: ConnectionLost, seeds: list[int] | None,
@@ -154,7 +187,9 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         self.send(actions)
-        return self.recv()
+        result = self.recv()
+        render_human(self)
+        return result
 
     def send(self, actions: Any) -> None:
         """Send a step without waiting for it: compute something else, then `recv`."""
@@ -216,12 +251,22 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def _remake(self, deadline: float) -> dict:
         old = self.connection
-        self.connection = Connection(old.url, token=self._token, timeout=old.timeout,
+        self.connection = Connection(self._server_url(), token=self._token, timeout=old.timeout,
                                      connect_timeout=max(0.1, deadline - time.monotonic()))
         self._make(derive_seed(self._seed, self.reconnects + 1))
         reply = self.connection.call("reset", handle=self.handle)
         self.reconnects += 1
         return reply
+
+    def _server_url(self) -> str:
+        """The URL to dial again: the same one, unless the local server this env uses died: then a new one."""
+        if self._server is None:
+            return self.connection.url
+        if not self._server.running:
+            release_shared_server()
+            self._server = None  # holds no server while a new one starts (a failure must not release twice)
+            self._server = acquire_shared_server()
+        return self._server.url
 
     def _unpack(self, reply: dict, acting: np.ndarray | None):
         obs = to_numpy(reply["obs"])
@@ -241,7 +286,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def render(self) -> tuple | None:
         """Every env's table as the referee sees it: a tuple of text boards ("ansi") or images ("rgb_array"), or
-        the boards printed ("human"); `render_mode` is given to `make_vec`."""
+        the boards printed ("human", which reset() and step() also do); `render_mode` is given to `make_vec`."""
         frames = render_frames(self, self.render_mode, None, None, self.connection.url)
         return None if frames is None else tuple(frames)
 

@@ -104,6 +104,18 @@ def test_bad_arguments_are_refused(capsys):
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("entrant, says", [
+    ("x=missing.pt", "cannot load 'missing.pt' as a checkpoint saved by examples/ppo.py: No such file"),
+    ("x=nomod:make", "entrant x: no module named 'nomod'"),
+    ("x=os:no_such_function", "entrant x: module 'os' has no function 'no_such_function'")])
+def test_an_entrant_naming_something_missing_is_one_line(entrant, says, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--entrant", "random", entrant, "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith(f"python -m splendor_rl.arena: error: {says}"), err
+    assert err.count("\n") == 1, err
+
+
 def test_a_bot_setting_the_server_refuses_fails_before_any_game(url, capsys):
     assert main(["--url", url, "--entrant", "random", "mcts:iterations=0", "--no-progress"]) == 1
     err = capsys.readouterr().err
