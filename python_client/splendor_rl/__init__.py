@@ -13,20 +13,21 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .connection import Connection
-from .errors import (BadOption, BadRequest, BadSeed, BadShape, BadState, ConnectionLost, EnvClosed,
+from .errors import (BadOption, BadRequest, BadSeed, BadShape, BadState, BadURL, ConnectionLost, EnvClosed,
                      IllegalAction, InternalError, LimitExceeded, ProtocolError, ServerUnreachable, SplendorError,
                      Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
 from .record import record
 from .sample import sample_legal
+from .seeds import derive_seed
 from .server import LocalServer, find_binary
 from .shards import ShardedVectorEnv
 from .single import SplendorEnv
-from .vector import SplendorVectorEnv, derive_seed
+from .vector import SplendorVectorEnv
 
 __all__ = ["make_vec", "make", "make_aec", "make_gym_vec", "GYM_IDS", "Connection", "LocalServer", "find_binary",
            "SplendorVectorEnv", "ShardedVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",
            "Unauthorized", "UnknownEnv", "BadOption", "BadSeed", "BadShape", "BadState", "IllegalAction",
-           "UnknownHandle", "LimitExceeded", "InternalError", "ProtocolError", "ConnectionLost", "ServerUnreachable",
+           "UnknownHandle", "LimitExceeded", "InternalError", "BadURL", "ProtocolError", "ConnectionLost", "ServerUnreachable",
            "EnvClosed", "sample_legal", "record"]
 
 # Gymnasium ids (namespace splendor_rl) → server env ids.

@@ -9,7 +9,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .errors import IllegalAction
-from .render import RENDER_MODES, Renderer, check_render_mode
+from .render import RENDER_MODES, Renderer, check_render_mode, render_human
 from .vector import SplendorVectorEnv, one_action
 
 
@@ -17,8 +17,9 @@ class SplendorAEC(Renderer, AECEnv):
     """Agents `player_0`… act in turn; observations are {"observation", "action_mask"} (mask int8). Every agent's
     observation is current: the server serves every seat's view each step (option `obs_seats="all"`), each with
     what that seat cannot see hidden; the mask is all zeros when it is not the agent's turn. An illegal action
-    forfeits by default (the PettingZoo convention: -1 for the offender). `render_mode` "ansi", "human" or
-    "rgb_array" renders the whole table, every seat's cards included (docs/python.md)."""
+    forfeits by default (the PettingZoo convention: -1 for the offender). `render_mode` "ansi", "human" (printed
+    at every reset() and step()) or "rgb_array" renders the whole table, every seat's cards included
+    (docs/python.md)."""
 
     metadata = {"name": "splendor_v1", "is_parallelizable": False, "render_modes": RENDER_MODES}  # name per env id
 
@@ -57,6 +58,7 @@ class SplendorAEC(Renderer, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._show(obs, infos)
+        render_human(self)
 
     def _show(self, obs: np.ndarray, infos: dict) -> None:
         seat = int(infos["to_play"][0])
@@ -89,6 +91,7 @@ class SplendorAEC(Renderer, AECEnv):
         else:
             self._show(obs, infos)
         self._accumulate_rewards()
+        render_human(self)
 
     def close(self) -> None:
         self._vec.close()

@@ -32,24 +32,12 @@ import numpy as np
 
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .evaluate import Policy, checkpoint_env, checkpoint_policy
-from .vector import SplendorVectorEnv, derive_seed
+from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail
+from .seeds import derive_seed
+from .vector import SplendorVectorEnv
 
 BUILT_IN_BOTS = ("random", "greedy", "mcts")
 FORMATS = ("round-robin", "gauntlet")
-
-
-@dataclass(frozen=True)
-class SeatBlocks:
-    """Where a final observation holds each seat's prestige (docs/envs/*.md, Observation): the observing seat's
-    own number, then seat blocks, "me" first and the others in turn order."""
-    my_seat: int
-    first_block: int
-    block_size: int
-    points: int
-
-
-SEAT_BLOCKS = {"splendor-v1": SeatBlocks(8, 210, 58, 12), "splendor-duel-v1": SeatBlocks(12, 483, 95, 18)}
 
 
 @dataclass
@@ -134,23 +122,13 @@ def game_record(seating: Seating, seed: int, seats: list[str], points: list[int]
             "places": places(points, winners, truncated), "truncated": truncated, "decisions": decisions}
 
 
-def final_points(env_id: str, obs: np.ndarray, players: int) -> list[int]:
-    """Each seat's prestige, seat 0 first, from the observation an ended env keeps (autoreset disabled)."""
-    blocks = SEAT_BLOCKS[env_id]
-    me = int(obs[blocks.my_seat])
-    points = [0] * players
-    for k in range(players):
-        points[(me + k) % players] = int(obs[blocks.first_block + k * blocks.block_size + blocks.points])
-    return points
-
-
 class Arena:
     """Plays seatings on one self-play batch (autoreset disabled), each env taking the next unplayed game when its
     game ends; `replays` receives each finished game with its moves."""
 
-    def __init__(self, envs: SplendorVectorEnv, env_id: str, entrants: Sequence[Entrant],
-                 seatings: Sequence[Seating], seed: int, replays: ReplayWriter | None = None):
-        self.envs, self.env_id, self.entrants, self.seed, self.replays = envs, env_id, entrants, seed, replays
+    def __init__(self, envs: SplendorVectorEnv, entrants: Sequence[Entrant], seatings: Sequence[Seating],
+                 seed: int, replays: ReplayWriter | None = None):
+        self.envs, self.entrants, self.seed, self.replays = envs, entrants, seed, replays
         self.seatings = seatings
         self.seat_of = np.array([s.seats for s in seatings])            # [game, seat] → entrant
         self.queue = list(range(len(seatings)))[::-1]                    # unplayed games, the next one last
@@ -168,8 +146,9 @@ class Arena:
             self._note(infos["to_play"], actions)
             obs, _, terminated, truncated, infos = self.envs.step(actions)
             ended = np.flatnonzero(terminated | truncated)
-            for i in ended[self.game_of[ended] >= 0].tolist():
-                record = self._finish(i, obs[i], infos["seat_rewards"][i], bool(truncated[i] and not terminated[i]))
+            finished = ended[self.game_of[ended] >= 0].tolist()
+            for i, points in zip(finished, self._final_points(finished)):
+                record = self._finish(i, points, infos["seat_rewards"][i], bool(truncated[i] and not terminated[i]))
                 records[record["game"]] = record
                 if on_game is not None:
                     on_game(record)
@@ -207,6 +186,14 @@ class Arena:
             actions[mine] = self._act(self.entrants[e], mine, obs, mask)
         return actions
 
+    def _final_points(self, rows: list[int]) -> list[list[int]]:
+        """Each seat's prestige, seat 0 first, in the ended games of `rows`: the server's view of an ended env
+        shows its final position until the env is reset (autoreset disabled)."""
+        if not rows:
+            return []
+        views, _ = self.envs.view(rows)
+        return [[seat["points"] for seat in view["seats"]] for view in views]
+
     def _act(self, entrant: Entrant, rows: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         games = self.game_of[rows]
         if entrant.policy is not None:
@@ -222,10 +209,9 @@ class Arena:
             for i in live.tolist():
                 self.moves[i].append((int(to_play[i]), int(actions[i])))
 
-    def _finish(self, row: int, obs: np.ndarray, seat_rewards: np.ndarray, truncated: bool) -> dict:
+    def _finish(self, row: int, points: list[int], seat_rewards: np.ndarray, truncated: bool) -> dict:
         """The record of env `row`'s ended game, its replay written; the policies forget the game."""
         seating = self.seatings[int(self.game_of[row])]
-        points = final_points(self.env_id, obs, len(seat_rewards))
         # A winner's terminal reward is > 0, or 0 when every seat shares the win; a loser's is < 0.
         winners = [] if truncated else np.flatnonzero(seat_rewards >= 0).tolist()
         record = game_record(seating, self.seed, [self.entrants[e].name for e in seating.seats], points, winners,
@@ -252,7 +238,7 @@ def run(entrants: Sequence[Entrant], *, env_id: str = "splendor-v1", players: in
                              players=players, autoreset="disabled", **options)
     try:
         writer = None if replays is None else ReplayWriter(replays, env_id, envs.action_labels)
-        return Arena(envs, env_id, entrants, seatings, seed, writer).play(on_game)
+        return Arena(envs, entrants, seatings, seed, writer).play(on_game)
     finally:
         envs.close()
 
@@ -261,8 +247,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[Ent
     parser = argparse.ArgumentParser(prog="python -m splendor_rl.arena", description=__doc__.split("\n")[0])
     parser.add_argument("--entrant", action="extend", nargs="+", required=True, metavar="SPEC",
                         help="a bot (random, greedy, mcts, mcts:800…), name=path.pt or name=module:function")
-    parser.add_argument("--env", default=None, choices=sorted(SEAT_BLOCKS),
-                        help="the env id (default: the checkpoints', else splendor-v1)")
+    parser.add_argument("--env", default=None, help="the env id, one the server has: splendor-v1, "
+                        "splendor-duel-v1 (default: the checkpoints', else splendor-v1)")
     parser.add_argument("--format", default="round-robin", choices=FORMATS)
     parser.add_argument("--hero", default=None, help="the gauntlet's entrant against the field (default: the "
                         "first entrant)")
@@ -297,10 +283,26 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace, entran
     for entrant in entrants:
         if entrant.kind == "checkpoint":
             args.env = checkpoint_env(parser, entrant.source, args.env)
+        elif entrant.kind == "plugin":
+            check_plugin(parser, entrant)
     args.env = args.env or "splendor-v1"
     args.hero = args.hero or names[0]
     if args.hero not in names:
         parser.error(f"--hero {args.hero!r} is not an entrant ({', '.join(names)})")
+
+
+def check_plugin(parser: argparse.ArgumentParser, entrant: Entrant) -> None:
+    """A plugin's module imports and has its function: a misspelt name is one line, not an import traceback."""
+    module, _, function = entrant.source.partition(":")
+    try:
+        imported = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+            raise  # the plugin's own import of something else failed: its traceback says where
+        fail(parser, f"entrant {entrant.name}: no module named {module!r} (a plugin is module:function, the module "
+                     "on the Python path, e.g. a .py file in the current directory)")
+    if not callable(getattr(imported, function, None)):
+        fail(parser, f"entrant {entrant.name}: module {module!r} has no function {function!r}")
 
 
 def load_policies(entrants: list[Entrant], args: argparse.Namespace) -> None:

@@ -22,13 +22,20 @@ from pathlib import Path
 import numpy as np
 
 from .connection import Connection
-from .errors import ConnectionLost, ServerUnreachable, SplendorError
+from .errors import ConnectionLost, ServerUnreachable, SplendorError, UnknownEnv
 from .sample import sample_legal
 from .server import LocalServer, find_binary
 from .vector import SplendorVectorEnv
 
 BATCHES = (1, 64, 1024)
 
+
+def check_env(url: str, env_id: str) -> None:
+    """Refuse an env the server lacks before the header is printed, as the server's own make would."""
+    with Connection(url) as conn:
+        known = conn.hello["envs"]
+    if env_id not in known:
+        raise UnknownEnv(f"unknown env id {env_id!r} (this server has: {', '.join(known)})")
 
 
 def wire_rate(url: str, env_id: str, num_envs: int, seconds: float,
@@ -101,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     server = None if args.url else LocalServer()
     url = args.url or server.url
     try:
+        check_env(url, args.env)
         print(f"{args.env} self-play, {args.obs_dtype} observations, {args.seconds:g}s per measurement")
         print(f"{'batch':>6} {'step() steps/s':>15} {'ratio':>6} {'send/recv x2':>13} {'ratio':>6} {'inproc':>11} "
               f"{'p50 rtt':>9} {'p99 rtt':>9} {'overhead':>9}")

@@ -18,13 +18,13 @@ from collections import deque
 from typing import Any
 
 from websockets.client import ClientProtocol
-from websockets.exceptions import InvalidHandshake
+from websockets.exceptions import InvalidHandshake, InvalidURI
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import WebSocketURI, parse_uri
 
 from .codec import pack, unpack
-from .errors import ConnectionLost, ProtocolError, ServerUnreachable, from_reply
+from .errors import BadURL, ConnectionLost, ProtocolError, ServerUnreachable, from_reply
 
 PROTOCOL_VERSION = 1
 
@@ -41,18 +41,29 @@ SPIN_SECONDS = 100e-6
 CLOSE_SEND_SECONDS = 1.0
 
 
+def websocket_uri(url: str) -> WebSocketURI:
+    """`url` parsed, or refused as a `BadURL` that says what one looks like (websockets' InvalidURI does not)."""
+    try:
+        return parse_uri(url)
+    except InvalidURI:
+        raise BadURL(f"{url!r} is not a WebSocket URL: use ws://host:port/ws (wss:// for TLS), e.g. "
+                     "ws://127.0.0.1:8765/ws") from None
+
+
 class Connection:
     """A connection to a server. `send` and `recv` may be interleaved to pipeline requests: replies come back in
     request order, each matched to its request id. Server errors are raised as `SplendorError` subclasses by the
     `recv` that reads them; the connection stays usable. However the connection ends (a close frame, a reset, the
-    server gone), `send` and `recv` raise `ConnectionLost`, then and on every later call. `timeout` bounds the
-    wait for each reply; `connect_timeout` (default `timeout`) bounds connecting, the handshake and hello."""
+    server gone), `send` and `recv` raise `ConnectionLost`, then and on every later call, with `lost_hint` (what
+    to do) at the end of its message. `timeout` bounds the wait for each reply; `connect_timeout` (default
+    `timeout`) bounds connecting, the handshake and hello."""
 
     def __init__(self, url: str, token: str | None = None, timeout: float = 60.0,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None, lost_hint: str = ""):
         self.url = url
         self.timeout = timeout
-        uri = parse_uri(url)
+        self.lost_hint = lost_hint
+        uri = websocket_uri(url)
         self._ws = ClientProtocol(uri, max_size=None)
         self._messages: deque[bytearray] = deque()
         self._partial: bytearray | None = None  # a message whose last frame has not come yet
@@ -168,7 +179,8 @@ class Connection:
         if self._closed:
             return ConnectionLost(self.url, 1000, "closed by this client")
         rcvd = self._ws.close_rcvd
-        return ConnectionLost(self.url) if rcvd is None else ConnectionLost(self.url, rcvd.code, rcvd.reason)
+        code, reason = (1006, "") if rcvd is None else (rcvd.code, rcvd.reason)
+        return ConnectionLost(self.url, code, reason, self.lost_hint)
 
     def _poll_until_readable(self, deadline: float) -> None:
         """Poll the socket until a reply starts to arrive or deadline passes. A thread sleeping in recv is woken

@@ -1,14 +1,25 @@
 """Errors as exceptions: one class per wire error code (encoding/wire/PROTOCOL.md §7), and the client's own
-(`ServerUnreachable`, `ConnectionLost`, `EnvClosed`, `ProtocolError`)."""
+(`BadURL`, `ServerUnreachable`, `ConnectionLost`, `EnvClosed`, `ProtocolError`)."""
 
 from __future__ import annotations
 
 
+# The class of each wire error code, filled in as the classes below are defined.
+ERRORS: dict[str, type[SplendorError]] = {}
+
+
 class SplendorError(Exception):
     """A request refused, by the server or, for arguments it would refuse too (float actions, a float seed, an
-    unknown reset option), by the client before sending. Nothing changed on the server."""
+    unknown reset option), by the client before sending. Nothing changed on the server. `code` is the wire error
+    code (PROTOCOL.md §7), empty for the client's own refusals."""
 
     code = ""
+
+    def __init_subclass__(cls, code: str = "", **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.code = code
+        if code:
+            ERRORS[code] = cls
 
     def __init__(self, message: str, envs: list[int] | None = None):
         super().__init__(message)
@@ -16,57 +27,60 @@ class SplendorError(Exception):
         self.envs = envs or []
 
 
-class BadRequest(SplendorError):
-    code = "bad_request"
+class BadRequest(SplendorError, code="bad_request"):
+    """The request was not one msgpack map of the documented fields and types (a bug in the caller, or
+    a client and server of different versions)."""
 
 
-class UnknownOp(SplendorError):
-    code = "unknown_op"
+class UnknownOp(SplendorError, code="unknown_op"):
+    """The request named an op the server does not have."""
 
 
-class Unauthorized(SplendorError):
-    code = "unauthorized"
+class Unauthorized(SplendorError, code="unauthorized"):
+    """The server has a token and the connection's hello did not give it: pass `token=`."""
 
 
-class UnknownEnv(SplendorError):
-    code = "unknown_env"
+class UnknownEnv(SplendorError, code="unknown_env"):
+    """`make` named an env id the server does not have; its message lists the ones it has."""
 
 
-class BadOption(SplendorError, ValueError):
-    code = "bad_option"
+class BadOption(SplendorError, ValueError, code="bad_option"):
+    """`make` got an unknown option, a value of the wrong type or out of range, or `num_envs` < 1; or reset
+    an option it does not read."""
 
 
-class BadSeed(SplendorError, ValueError):
-    code = "bad_seed"
+class BadSeed(SplendorError, ValueError, code="bad_seed"):
+    """A seed that is not an integer in [0, 2**64)."""
 
 
-class BadShape(SplendorError, ValueError):
-    code = "bad_shape"
+class BadShape(SplendorError, ValueError, code="bad_shape"):
+    """Actions of the wrong shape or dtype (floats included), seeds and reset envs that differ in number, or an
+    env index out of range or listed twice."""
 
 
-class IllegalAction(SplendorError):
+class IllegalAction(SplendorError, code="illegal_action"):
     """Some action was not legal; `envs` lists the offending env indices (empty when the client refused it: a
     PettingZoo `step(None)` for an agent still to act). Nothing was stepped."""
 
-    code = "illegal_action"
 
-
-class BadState(SplendorError, ValueError):
+class BadState(SplendorError, ValueError, code="bad_state"):
     """`set_state` was given a state that is not valid for the batch's env and options."""
 
-    code = "bad_state"
+
+class UnknownHandle(SplendorError, code="unknown_handle"):
+    """No batch of this connection has that handle (never made, closed, or another connection's)."""
 
 
-class UnknownHandle(SplendorError):
-    code = "unknown_handle"
+class LimitExceeded(SplendorError, code="limit_exceeded"):
+    """`make` would exceed the server's limits on envs (per connection, in total) or memory."""
 
 
-class LimitExceeded(SplendorError):
-    code = "limit_exceeded"
+class InternalError(SplendorError, code="internal"):
+    """A server bug: please report it with the message. The batch it named is closed."""
 
 
-class InternalError(SplendorError):
-    code = "internal"
+class BadURL(SplendorError, ValueError):
+    """A server URL that is not a WebSocket URL (`http://…`, no scheme): refused before connecting."""
 
 
 class ProtocolError(Exception):
@@ -85,18 +99,21 @@ CLOSE_CODES: dict[int, str] = {
 
 class ConnectionLost(ConnectionError):
     """The connection ended, whichever way: `code` is the WebSocket close code the server sent (1006 when no close
-    frame came) and `reason` its close reason. Requests in flight may or may not have run (PROTOCOL.md §7); the
-    server freed the connection's batches. Reconnect, or use an env made with `reconnect=True`."""
+    frame came) and `reason` its close reason; `hint`, what to do, ends the message. Requests in flight may or may
+    not have run (PROTOCOL.md §7); the server freed the connection's batches. Reconnect, or use an env made with
+    `reconnect=True`."""
 
-    def __init__(self, url: str, code: int = 1006, reason: str = ""):
+    def __init__(self, url: str, code: int = 1006, reason: str = "", hint: str = ""):
         detail = repr(reason) if reason else CLOSE_CODES.get(code, "")
-        super().__init__(f"connection to {url} lost (close code {code}{': ' + detail if detail else ''})")
+        super().__init__(f"connection to {url} lost (close code {code}{': ' + detail if detail else ''})"
+                         f"{'; ' + hint if hint else ''}")
         self.url = url
         self.code = code
         self.reason = reason
+        self.hint = hint
 
     def __reduce__(self):  # pickles (for multiprocessing) from the fields, not from the message
-        return type(self), (self.url, self.code, self.reason)
+        return type(self), (self.url, self.code, self.reason, self.hint)
 
 
 class ServerUnreachable(ConnectionError):
@@ -120,14 +137,7 @@ class EnvClosed(RuntimeError):
 
 
 # The exceptions the client raises of its own, not from a server error reply; docs/python.md lists them.
-CLIENT_ERRORS = (ServerUnreachable, ConnectionLost, EnvClosed, ProtocolError)
-
-ERRORS: dict[str, type[SplendorError]] = {
-    cls.code: cls
-    for cls in (BadRequest, UnknownOp, Unauthorized, UnknownEnv, BadOption, BadSeed, BadShape, IllegalAction,
-                BadState, UnknownHandle, LimitExceeded, InternalError)
-}
-
+CLIENT_ERRORS = (BadURL, ServerUnreachable, ConnectionLost, EnvClosed, ProtocolError)
 
 def from_reply(error: dict) -> SplendorError:
     """The exception for an error reply's body {code, message, envs?}."""

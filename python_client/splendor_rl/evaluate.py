@@ -13,7 +13,8 @@ not a win. `--policy random` needs no torch; a checkpoint (saved by examples/ppo
 env it was trained on unless `--env` names it. A built-in bot's name (`greedy`, `mcts`, `mcts:800`…, docs/bots.md)
 as the policy asks the server what that bot would play (`bot_actions`), drawing its decision j of game i from a
 seed derived from (seed, i, j); `--opponent` takes any bot name too. A failure the user can act on (a dead `--url`, an unknown env, a
-lost connection) prints one line on stderr and exits 1.
+lost connection, which suggests `--resume`) prints one line on stderr and exits 1; a `--policy` file that is missing
+or no checkpoint, one line and exit 2.
 
 `--results PATH` writes each finished game to PATH (JSON Lines) as it ends; with `--resume`, the games already in
 PATH are not played again and the new ones are appended, so that an interrupted run, resumed, prints what an
@@ -35,7 +36,8 @@ import numpy as np
 
 from .connection import Connection
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .vector import SplendorVectorEnv, derive_seed
+from .seeds import derive_seed
+from .vector import SplendorVectorEnv
 
 # policy(obs [n, obs_dim], mask [n, actions] bool, games [n] int) -> actions [n]; `games` are the game indices
 # of the rows, so that a stochastic policy can draw from one generator per game.
@@ -293,15 +295,33 @@ def run_key(args: argparse.Namespace) -> dict:
     return run
 
 
+def fail(parser: argparse.ArgumentParser, message: str) -> None:
+    """Exit 2 with one line, as argparse's own errors do but without the usage, for arguments that name
+    something missing (a file, a module)."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+
 def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) -> str:
     """The env a checkpoint of examples/ppo.py was trained on (its args hold `env`; older ones, splendor-v1):
-    the default of --env, and a mismatch is refused, since the network's input and output sizes are that env's."""
+    the default of --env, and a mismatch is refused, since the network's input and output sizes are that env's.
+    A file that is missing or no checkpoint is one line, not torch's traceback."""
     import torch
 
-    trained = torch.load(path, map_location="cpu", weights_only=True).get("args", {}).get("env", "splendor-v1")
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # OSError, or whatever unpickling raises
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
+        fail(parser, f"cannot load {path!r} as a checkpoint saved by examples/ppo.py: {reason}")
+    trained = saved.get("args", {}).get("env", "splendor-v1")
     if env is not None and env != trained:
         parser.error(f"{path} was trained on {trained}, not {env}: pass --env {trained} (or no --env)")
     return trained
+
+
+def resume_hint(results: str | None) -> str:
+    if results:
+        return f"the games finished are in {results}: run the same command with --resume to play only the others"
+    return "with --results PATH each game is kept as it ends, and a run cut short goes on with --resume"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -354,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       done=results.done if results else None, on_game=results.add if results else None, **options)
     except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
         # Expected failures (a dead URL, an unknown env, a dropped connection) are one line, not a traceback.
+        if isinstance(exc, ConnectionLost):  # what to do is this tool's, not the library's hint
+            exc = ConnectionLost(exc.url, exc.code, exc.reason, resume_hint(args.results))
         print(f"splendor_rl.evaluate: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     finally:

@@ -26,6 +26,12 @@ def check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
+def render_human(env: Any) -> None:
+    """Gymnasium's convention for "human" mode: reset() and step() render by themselves."""
+    if env.render_mode == "human":
+        env.render()
+
+
 def components_url(ws_url: str, env_id: str) -> str:
     """The components address beside a server's WebSocket URL: ws://h:p/ws → http://h:p/api/components/<id>."""
     scheme, rest = ws_url.split("://", 1)

@@ -20,7 +20,8 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.tune.registry import register_env
 
 from .errors import IllegalAction
-from .vector import SplendorVectorEnv, check_seed, derive_seed, one_action
+from .seeds import check_seed, derive_seed
+from .vector import SplendorVectorEnv, one_action
 
 ENV_IDS = ("splendor-v1", "splendor-duel-v1")
 
@@ -63,8 +64,9 @@ class SplendorMultiAgentEnv(MultiAgentEnv):
     terminateds (the game ended by the rules) or truncateds (turn limit).
 
     An illegal action raises `IllegalAction` (the server refuses it and nothing changes) rather than being
-    penalised, so a policy that ignores the mask fails loudly. RLlib's env checker steps with unmasked random
-    actions: set `config.environment(disable_env_checking=True)`.
+    penalised, so a policy that ignores the mask fails loudly. RLlib's env checker steps with an unmasked random
+    action: set `config.environment(disable_env_checking=True)`, or `options={"illegal_action": "forfeit"}`
+    (an illegal action then ends the game as the seat's loss, and the checker passes).
 
     env_config: `players` (2–4; Duel: 2), `seed` (default 0), `url` (a URL or a list; default: the local
     server), `token`, `options` (the env's server options, e.g. `max_rounds`, `reward`). Every deal seed, the
@@ -125,7 +127,8 @@ class SplendorMultiAgentEnv(MultiAgentEnv):
             raise IllegalAction(
                 f"{self.to_play} chose action {int(action[0])} ({self.action_labels[int(action[0])]}), which its "
                 "action_mask forbids. (RLlib's env checker samples unmasked actions: set "
-                "config.environment(disable_env_checking=True).)") from refused
+                "config.environment(disable_env_checking=True), or env_config options "
+                "{'illegal_action': 'forfeit'}.)") from refused
         rewards = {a: float(r) for a, r in zip(self.possible_agents, infos["seat_rewards"][0])}
         if terminated[0] or truncated[0]:
             self.to_play = None

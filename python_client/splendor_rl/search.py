@@ -9,6 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .codec import to_numpy
+from .seeds import seed_list
 
 
 def _ids(env_ids: Sequence[int] | np.ndarray | None) -> list[int] | None:
@@ -32,8 +33,6 @@ class SearchOps:
 
     def determinize(self, seeds: Sequence[int], env_ids: Sequence[int] | None = None) -> tuple[np.ndarray, dict]:
         """Redeal what each listed env's seat to play cannot see, one seed per env: its observation stays."""
-        from .vector import seed_list  # vector imports this module
-
         self._check_open()
         ids = _ids(env_ids)
         seeds = seed_list(list(seeds), self.num_envs if ids is None else len(ids))

@@ -8,8 +8,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .errors import BadShape, IllegalAction, SplendorError
-from .render import check_render_mode, render_frames
-from .vector import SplendorVectorEnv, check_reset_options, seed_list, setup_spaces
+from .render import check_render_mode, render_frames, render_human
+from .seeds import check_seed, seed_list
+from .vector import SplendorVectorEnv, check_num_envs, check_reset_options, setup_spaces
 
 MASK64 = 2**64 - 1
 
@@ -47,6 +48,7 @@ class ShardedVectorEnv(VectorEnv):
                  **kwargs: Any):
         if not urls:
             raise ValueError("urls: at least one server URL")
+        num_envs, seed = check_num_envs(num_envs), check_seed(seed)  # a negative seed must not wrap below
         if num_envs < len(urls):
             raise ValueError(f"num_envs={num_envs} cannot be spread over {len(urls)} servers (at least one each)")
         self.urls = list(urls)
@@ -81,11 +83,15 @@ class ShardedVectorEnv(VectorEnv):
             shard_seeds = None if seeds is None else seeds[firsts[k]:firsts[k + 1]]
             shard_options = {"reset_mask": mask[lo:hi]} if "reset_mask" in options else None
             self._last[k] = self._named(k, lambda: self.shards[k].reset(seed=shard_seeds, options=shard_options))
-        return self._joined_batch()
+        joined = self._joined_batch()
+        render_human(self)
+        return joined
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         self.send(actions)
-        return self.recv()
+        result = self.recv()
+        render_human(self)
+        return result
 
     def send(self, actions: Any) -> None:
         """Send each shard its envs' actions without waiting: compute something else, then `recv`."""

@@ -7,8 +7,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .render import RENDER_MODES, Renderer, check_render_mode
-from .vector import SplendorVectorEnv, check_reset_options, check_seed, one_action
+from .render import RENDER_MODES, Renderer, check_render_mode, render_human
+from .seeds import check_seed
+from .vector import SplendorVectorEnv, check_reset_options, one_action
 
 
 class SplendorEnv(Renderer, gym.Env):
@@ -20,8 +21,8 @@ class SplendorEnv(Renderer, gym.Env):
     With `reconnect=True` a lost connection ends the episode as truncated, with `info["reconnected"]` True, and
     the step returns the first observation of a new one (see `SplendorVectorEnv`).
 
-    `render_mode` "ansi" renders the table as the agent's seat sees it as text, "human" prints that, "rgb_array"
-    draws it (docs/python.md)."""
+    `render_mode` "ansi" renders the table as the agent's seat sees it as text, "human" prints that at every
+    reset() and step(), "rgb_array" draws it (docs/python.md)."""
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}  # fps: for video recorders; a turn a quarter second
 
@@ -44,12 +45,16 @@ class SplendorEnv(Renderer, gym.Env):
         seed = None if seed is None else check_seed(seed)  # before gymnasium's, whose error says less
         super().reset(seed=seed)
         obs, infos = self._vec.reset(seed=None if seed is None else [seed])
-        return obs[0], self._info(infos)
+        info = self._info(infos)
+        render_human(self)
+        return obs[0], info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         """`action`: an int, or an integer array of shape () or (1,); else `BadShape`."""
         obs, rewards, terminated, truncated, infos = self._vec.step(one_action(action))
-        return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), self._info(infos)
+        info = self._info(infos)
+        render_human(self)
+        return obs[0], float(rewards[0]), bool(terminated[0]), bool(truncated[0]), info
 
     def _info(self, infos: dict) -> dict:
         self._mask, self._seat = infos["action_mask"][0], int(infos["to_play"][0])

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import operator
 import time
 from collections import deque
-from collections.abc import Iterable
 from contextlib import suppress
 from typing import Any, Sequence
 
@@ -16,11 +14,12 @@ from gymnasium.vector.utils import batch_space
 from websockets.exceptions import InvalidHandshake
 
 from .codec import from_numpy, to_numpy
-from .render import RENDER_MODES, check_render_mode, render_frames
-from .search import SearchOps
 from .connection import Connection
-from .errors import BadOption, BadSeed, BadShape, ConnectionLost, EnvClosed, SplendorError
-from .server import acquire_shared_server, release_shared_server
+from .errors import BadOption, BadShape, ConnectionLost, EnvClosed, SplendorError
+from .render import RENDER_MODES, check_render_mode, render_frames, render_human
+from .search import SearchOps
+from .seeds import check_seed, derive_seed, seed_list
+from .server import LocalServer, acquire_shared_server, release_shared_server
 
 AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP,
              "disabled": AutoresetMode.DISABLED}
@@ -28,38 +27,6 @@ AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SA
 # Reconnect attempts wait 0.1 s, then twice as long each time, at most 2 s, until reconnect_timeout has passed.
 RECONNECT_FIRST_DELAY = 0.1
 RECONNECT_MAX_DELAY = 2.0
-
-
-def derive_seed(seed: int, *keys: int) -> int:
-    """A 64-bit seed from `seed` and `keys`, far from `seed + i`: the first word of
-    `numpy.random.SeedSequence([seed, *keys]).generate_state(1, numpy.uint64)`, the same on every machine."""
-    return int(np.random.SeedSequence([seed, *keys]).generate_state(1, np.uint64)[0])
-
-
-SEED_RULE = "seeds must be non-negative integers below 2**64 (or a list of them, one per env)"
-
-
-def check_seed(seed: Any) -> int:
-    """`seed` as an int; anything else is refused with the rule (int() would truncate 1.5 to 1)."""
-    try:
-        value = operator.index(seed)
-    except TypeError:
-        value = -1
-    if not 0 <= value < 2**64:
-        raise BadSeed(f"{SEED_RULE}; got {seed!r}")
-    return value
-
-
-def seed_list(seed: Any, count: int) -> list[int] | None:
-    """reset's `seed` as one seed per env reset: an int s gives s, s+1, …; None leaves each env's next seed."""
-    if seed is None:
-        return None
-    if isinstance(seed, (int, np.integer)):
-        base = check_seed(seed)
-        return [base + i for i in range(count)]
-    if isinstance(seed, (str, bytes)) or not isinstance(seed, Iterable):
-        raise BadSeed(f"{SEED_RULE}; got {seed!r}")
-    return [check_seed(s) for s in seed]
 
 
 def check_reset_options(options: dict | None, accepted: tuple[str, ...]) -> dict:
@@ -73,14 +40,31 @@ def check_reset_options(options: dict | None, accepted: tuple[str, ...]) -> dict
     return options
 
 
+def check_num_envs(num_envs: Any) -> int:
+    """`num_envs` as an int ≥ 1, else refused naming it (left to the server, None would be "got 0")."""
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise BadOption(f"num_envs must be a positive integer (how many envs to make), got {num_envs!r}")
+    return int(num_envs)
+
+
 def actions_tensor(actions: Any) -> dict:
-    """`actions` as an int64 tensor (int64: no silent wrap of large values into int32). Floats are refused
-    rather than truncated: 2.7 is no action index, and a float usually means a policy output went unconverted."""
+    """`actions` as an int64 tensor (int64: no silent wrap of large values into int32). Anything but integers
+    is refused; floats rather than truncated: 2.7 is no action index, and a float usually means a policy output
+    went unconverted."""
     a = np.asarray(actions)
-    if a.dtype.kind not in "iu":
-        raise BadShape(f"actions must be integers (action indices), got {a.dtype} values; pass ints (e.g. an "
-                       "argmax or a Categorical sample): floats are refused, not truncated")
+    if a.size and a.dtype.kind not in "iu":
+        raise BadShape(f"actions must be integers (action indices), got {not_integers(a)}; pass ints (e.g. an "
+                       "argmax or a Categorical sample)")
     return from_numpy(a, "int64")
+
+
+def not_integers(a: np.ndarray) -> str:
+    """What a non-integer actions array holds, for the message: a single action by its value (None, True, 'x')."""
+    if a.dtype.kind == "f":
+        return f"{a.dtype} values (floats are refused, not truncated)"
+    if a.size == 1:
+        return repr(a.item())
+    return f"{a.dtype} values"
 
 
 def one_action(action: Any) -> np.ndarray:
@@ -104,6 +88,15 @@ def setup_spaces(env: VectorEnv, spec: dict, num_envs: int) -> None:
     env.metadata = {"autoreset_mode": AUTORESET[spec["autoreset"]], "render_modes": RENDER_MODES}
 
 
+def lost_hint(server: LocalServer | None, reconnect: bool) -> str:
+    """What a `ConnectionLost` adds for an env on the local server this library started: the user never named
+    that URL, and an env made with reconnect=True would start a new server and play on."""
+    if server is None or reconnect:
+        return ""
+    return (f"it was the local server splendor_rl started (pid {server.process.pid}); if it died, an env made with "
+            "reconnect=True starts a new one and plays on")
+
+
 class SplendorVectorEnv(SearchOps, VectorEnv):
     """`num_envs` envs of `env_id` stepped together by the server.
 
@@ -120,7 +113,10 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
     re-makes the batch with seed `derive_seed(seed, k)` at the k-th reconnect and resets it. That step returns the
     new episodes' first observations, zero rewards, `truncated` set for every env whose episode was in progress,
     and `infos["reconnected"]` (bool [N], all True); with same_step autoreset `final_obs` holds the last
-    observations seen. `reconnects` counts them."""
+    observations seen. `reconnects` counts them. On the local server (no `url`) a reconnect starts a new local
+    server if the old one died."""
+
+    _closed = True  # until __init__ succeeds: a constructor that failed leaves nothing for close() (or __del__)
 
     def __init__(self, env_id: str = "splendor-v1", num_envs: int = 1, *, seed: int = 0, url: str | None = None,
                  token: str | None = None, connection: Connection | None = None, reconnect: bool = False,
@@ -129,6 +125,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         if reconnect and connection is not None:
             raise ValueError("reconnect=True needs an env that owns its connection: pass url=, not connection=")
         self._seed, self._token = check_seed(seed), token
+        num_envs = check_num_envs(num_envs)
         self.reconnect, self.reconnect_timeout, self.reconnects = reconnect, reconnect_timeout, 0
         self._make_fields = {"env": env_id, "num_envs": num_envs, "options": options or None}
         self._closed = False
@@ -136,7 +133,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         self._server = acquire_shared_server() if connection is None and url is None else None
         try:
             self.connection = connection if connection is not None else Connection(
-                url or self._server.url, token=token)
+                url or self._server.url, token=token, lost_hint=lost_hint(self._server, reconnect))
             self._make(self._seed)
         except BaseException:  # a refused option, say: give back the server and connection taken for it
             self._closed = True
@@ -156,8 +153,9 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict]:
-        """seed: an int s deals env i from s + i, a sequence gives one seed per env, None continues each env's
-        seed sequence (the first reset deals make's seed + i); anything but non-negative ints raises `BadSeed`.
+        """seed: an int s deals env i from (s + i) mod 2**64 (i counting the envs reset), as make's seed does; a
+        sequence gives one seed per env; None continues each env's seed sequence (the first reset deals make's
+        seed + i); anything but integers in [0, 2**64) raises `BadSeed`.
         options={"reset_mask": bool [N]} resets only those envs (for autoreset "disabled"); other keys raise
         `BadOption`."""
         self._check_open()
@@ -171,8 +169,10 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         except ConnectionLost as lost:
             if not self.reconnect:
                 raise
-            return self._reset_after(lost, seeds, ids)
-        obs, _, _, _, infos = self._unpack(reply, acting=None)
+            obs, infos = self._reset_after(lost, seeds, ids)
+        else:
+            obs, _, _, _, infos = self._unpack(reply, acting=None)
+        render_human(self)
         return obs, infos
 
     def _reset_after(self, lost: ConnectionLost, seeds: list[int] | None,
@@ -187,7 +187,9 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         self.send(actions)
-        return self.recv()
+        result = self.recv()
+        render_human(self)
+        return result
 
     def send(self, actions: Any) -> None:
         """Send a step without waiting for it: compute something else, then `recv`."""
@@ -249,12 +251,22 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def _remake(self, deadline: float) -> dict:
         old = self.connection
-        self.connection = Connection(old.url, token=self._token, timeout=old.timeout,
+        self.connection = Connection(self._server_url(), token=self._token, timeout=old.timeout,
                                      connect_timeout=max(0.1, deadline - time.monotonic()))
         self._make(derive_seed(self._seed, self.reconnects + 1))
         reply = self.connection.call("reset", handle=self.handle)
         self.reconnects += 1
         return reply
+
+    def _server_url(self) -> str:
+        """The URL to dial again: the same one, unless the local server this env uses died: then a new one."""
+        if self._server is None:
+            return self.connection.url
+        if not self._server.running:
+            release_shared_server()
+            self._server = None  # holds no server while a new one starts (a failure must not release twice)
+            self._server = acquire_shared_server()
+        return self._server.url
 
     def _unpack(self, reply: dict, acting: np.ndarray | None):
         obs = to_numpy(reply["obs"])
@@ -274,7 +286,7 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
 
     def render(self) -> tuple | None:
         """Every env's table as the referee sees it: a tuple of text boards ("ansi") or images ("rgb_array"), or
-        the boards printed ("human"); `render_mode` is given to `make_vec`."""
+        the boards printed ("human", which reset() and step() also do); `render_mode` is given to `make_vec`."""
         frames = render_frames(self, self.render_mode, None, None, self.connection.url)
         return None if frames is None else tuple(frames)
 

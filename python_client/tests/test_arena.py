@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from splendor_rl.arena import Entrant, final_points, main, parse_entrant, places, run
+from splendor_rl.arena import Entrant, main, parse_entrant, places, run
 from splendor_rl.arena_replay import game_notation
 from splendor_rl.arena_report import build_report
 from splendor_rl.vector import SplendorVectorEnv
@@ -61,7 +61,7 @@ def test_every_entrant_plays_every_seat_and_every_deal_once_per_rotation(url):
 
 
 def assert_points_match_winners(records: list[dict]) -> None:
-    """Splendor's winners hold the most points: a check that final_points reads each seat's own block."""
+    """Splendor's winners hold the most points: a check that each seat's points are its own."""
     for r in records:
         if not r["truncated"]:
             assert min(r["points"][s] for s in r["winners"]) == max(r["points"]), r
@@ -81,13 +81,6 @@ def test_places_share_wins_and_draw_truncated_games():
     assert places([16, 16, 9, 3], [0, 1], False) == [1, 1, 3, 4]
     assert places([16, 17], [0], False) == [1, 2]          # Duel: crowns may win with fewer points
     assert places([5, 9], [], True) == [1, 1]
-
-
-def test_final_points_turn_the_observation_back_to_absolute_seats():
-    obs = np.zeros(442, np.uint8)
-    obs[8] = 2                                   # seen by seat 2: its block first, then seats 0 and 1
-    obs[[210 + 12, 210 + 58 + 12, 210 + 116 + 12]] = [7, 3, 15]
-    assert final_points("splendor-v1", obs, 3) == [3, 15, 7]
 
 
 @pytest.mark.parametrize("spec, expected", [
@@ -111,10 +104,28 @@ def test_bad_arguments_are_refused(capsys):
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("entrant, says", [
+    ("x=missing.pt", "cannot load 'missing.pt' as a checkpoint saved by examples/ppo.py: No such file"),
+    ("x=nomod:make", "entrant x: no module named 'nomod'"),
+    ("x=os:no_such_function", "entrant x: module 'os' has no function 'no_such_function'")])
+def test_an_entrant_naming_something_missing_is_one_line(entrant, says, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--entrant", "random", entrant, "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith(f"python -m splendor_rl.arena: error: {says}"), err
+    assert err.count("\n") == 1, err
+
+
 def test_a_bot_setting_the_server_refuses_fails_before_any_game(url, capsys):
     assert main(["--url", url, "--entrant", "random", "mcts:iterations=0", "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("splendor_rl.arena: BadOption") and err.count("\n") == 1
+
+
+def test_an_env_the_server_lacks_is_one_line(url, capsys):
+    assert main(["--url", url, "--env", "nope-v1", "--entrant", "random", "greedy", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("splendor_rl.arena: UnknownEnv") and "splendor-v1" in err and err.count("\n") == 1
 
 
 PLUGIN = '''
@@ -189,6 +200,8 @@ def test_replays_replay_to_their_final_state(url, tmp_path, plugin, capsys):
             assert d["type"] == "decision" and d["label"] == envs.action_labels[d["action"]]
             envs.step(np.array([d["action"]]))
         assert game_notation(envs.get_state()[0]) == result["final_state"]
+        views, _ = envs.view()
+        assert [seat["points"] for seat in views[0]["seats"]] == result["scores"], "this game's points, per seat"
     finally:
         envs.close()
 

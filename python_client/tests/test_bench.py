@@ -32,3 +32,10 @@ def test_bench_dead_url_is_one_line(free_url):
     proc = bench("--url", free_url)
     assert proc.returncode == 1 and proc.stderr.strip().count("\n") == 0, proc.stderr
     assert free_url in proc.stderr and "make run" in proc.stderr
+
+
+def test_bench_unknown_env_is_one_line_before_any_output(url):
+    proc = bench("--url", url, "--env", "nope-v1", "--seconds", "0.05")
+    assert proc.returncode == 1 and proc.stdout == "", proc.stdout
+    assert proc.stderr.startswith("splendor_rl.bench: UnknownEnv") and "splendor-v1" in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr

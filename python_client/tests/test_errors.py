@@ -1,6 +1,8 @@
 """Every server error code surfaces as its documented exception, and the connection stays usable."""
 
+import gc
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -186,3 +188,73 @@ def test_calls_after_close_raise_env_closed(url):
         with pytest.raises(splendor_rl.EnvClosed, match="closed"):
             call()
     assert again.reconnects == 0
+
+
+def test_an_int_reset_seed_deals_env_i_from_seed_plus_i_modulo_2_64(url):
+    envs = splendor_rl.make_vec(num_envs=3, url=url)
+    last = 2**64 - 1
+    obs, _ = envs.reset(seed=last)
+    assert np.array_equal(obs, envs.reset(seed=[last, 0, 1])[0]), "env 1 is dealt from 0, env 2 from 1"
+    envs.close()
+    made = splendor_rl.make_vec(num_envs=3, seed=last, url=url)  # the server's make wraps the same way
+    assert np.array_equal(obs, made.reset()[0])
+    made.close()
+    with pytest.raises(splendor_rl.BadSeed, match=r"below 2\*\*64"):
+        splendor_rl.make_vec(num_envs=1, seed=2**64, url=url)
+
+
+def unraisable_after(make) -> list:
+    """What garbage collection reports ("Exception ignored in …") after `make()` failed."""
+    reported = []
+    old, sys.unraisablehook = sys.unraisablehook, reported.append
+    try:
+        with pytest.raises(splendor_rl.SplendorError):
+            make()
+        gc.collect()
+    finally:
+        sys.unraisablehook = old
+    return reported
+
+
+def test_a_constructor_that_refuses_its_arguments_leaves_nothing_behind(url):
+    for make in (lambda: splendor_rl.make_vec(seed=-1), lambda: splendor_rl.make_vec(num_envs=0),
+                 lambda: splendor_rl.make_vec(url="http://127.0.0.1:1/ws"),
+                 lambda: splendor_rl.make_vec(num_envs=2, url=url, players=9),
+                 lambda: splendor_rl.make_vec(num_envs=2, url=[url, url], seed=-1)):
+        assert unraisable_after(make) == []
+
+
+@pytest.mark.parametrize("num_envs", [None, 0, -2, 2.5, 2.0, "4", True])
+def test_num_envs_must_be_a_positive_integer(url, num_envs):
+    for make in (lambda: splendor_rl.make_vec(num_envs=num_envs, url=url),
+                 lambda: splendor_rl.make_vec(num_envs=num_envs, url=[url, url])):
+        with pytest.raises(splendor_rl.BadOption, match=rf"^num_envs must be a positive integer .*, got {re.escape(repr(num_envs))}$"):
+            make()
+
+
+def test_actions_that_are_not_integers_say_what_they_are(url):
+    envs = splendor_rl.make_vec(num_envs=2, seed=1, url=url)
+    _, infos = envs.reset()
+    legal = infos["action_mask"].argmax(axis=1)
+    for bad, named in ((legal > 0, "got bool values"), (None, "got None"), (["a", "b"], "got <U1 values"),
+                       ([legal[0], None], "got object values")):
+        with pytest.raises(splendor_rl.BadShape, match=r"^actions must be integers \(action indices\), " + re.escape(named)) as err:
+            envs.step(bad)
+        assert "float" not in str(err.value)
+    envs.step(legal)
+    envs.close()
+    env = splendor_rl.make(seed=1, url=url)
+    env.reset()
+    for bad, named in ((True, "got True"), (None, "got None"), ("3", "got '3'")):
+        with pytest.raises(splendor_rl.BadShape, match=re.escape(named)):
+            env.step(bad)
+    env.close()
+
+
+@pytest.mark.parametrize("bad_url", ["http://127.0.0.1:8765/ws", "127.0.0.1:8765", "localhost:8765/ws"])
+def test_a_url_that_is_not_a_websocket_url_says_what_one_is(bad_url):
+    for make in (lambda: Connection(bad_url), lambda: splendor_rl.make_vec(url=bad_url),
+                 lambda: splendor_rl.make(url=bad_url), lambda: splendor_rl.make_vec(num_envs=2, url=[bad_url])):
+        with pytest.raises(splendor_rl.BadURL, match=r"is not a WebSocket URL: use ws://host:port/ws") as err:
+            make()
+        assert isinstance(err.value, ValueError) and bad_url in str(err.value)

@@ -251,3 +251,31 @@ def test_ppo_refuses_steps_that_are_not_whole_rollouts(flag, value, nearest, cap
     err = capsys.readouterr().err
     assert f"{flag} {value} is not a multiple of a rollout" in err and nearest in err, err
     ppo.parse_args([])  # the defaults are whole rollouts
+
+
+def test_evaluate_a_missing_or_broken_checkpoint_is_one_line(tmp_path):
+    broken = tmp_path / "broken.pt"
+    broken.write_text("not a checkpoint")
+    for policy, reason in (("missing.pt", "No such file or directory"), (str(broken), "")):
+        proc = run("-m", "splendor_rl.evaluate", "--policy", policy, "--games", "2")
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stderr.startswith(f"python -m splendor_rl.evaluate: error: cannot load {policy!r} as a "
+                                      "checkpoint") and reason in proc.stderr, proc.stderr
+
+
+def test_evaluate_a_lost_connection_says_how_to_resume(tmp_path):
+    from splendor_rl import LocalServer
+
+    results = tmp_path / "games.jsonl"
+    with LocalServer(args=("--log-level", "warn")) as srv:
+        proc = subprocess.Popen([sys.executable, "-m", "splendor_rl.evaluate", "--url", srv.url, "--games", "100000",
+                                 "--num-envs", "1", "--results", str(results)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=subprocess_env())
+        deadline = time.monotonic() + 60
+        while finished(results) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        srv.process.kill()  # no close frame: 1006, mid-game
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and err.count("\n") == 1, err
+    assert err.startswith("splendor_rl.evaluate: ConnectionLost:") and "reconnect=True" not in err
+    assert f"the games finished are in {results}: run the same command with --resume" in err

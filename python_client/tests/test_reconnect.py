@@ -107,3 +107,35 @@ def test_gives_up_after_reconnect_timeout():
 def test_reconnect_needs_a_connection_of_its_own(url):
     with splendor_rl.Connection(url) as conn, pytest.raises(ValueError):
         splendor_rl.SplendorVectorEnv(num_envs=1, connection=conn, reconnect=True)
+
+
+def kill_local_server(envs) -> LocalServer:
+    """SIGKILL the shared local server `envs` uses (an OOM kill, say): no close frame, no drain."""
+    local = envs._server
+    local.process.kill()
+    local.process.wait(10)
+    return local
+
+
+def test_a_lost_local_server_says_so_and_how_to_go_on():
+    envs = splendor_rl.make_vec(num_envs=2, seed=1)
+    _, infos = envs.reset()
+    pid = kill_local_server(envs).process.pid
+    with pytest.raises(ConnectionLost) as err:
+        envs.step(random_legal(infos["action_mask"], np.random.default_rng(0)))
+    assert err.value.code == 1006 and f"local server splendor_rl started (pid {pid})" in str(err.value)
+    assert "reconnect=True starts a new one" in err.value.hint and str(err.value).endswith(err.value.hint)
+    envs.close()
+
+
+def test_reconnect_starts_a_new_local_server_when_the_old_one_died():
+    envs = splendor_rl.make_vec(num_envs=2, seed=4, reconnect=True, reconnect_timeout=30)
+    _, infos = envs.reset()
+    dead = kill_local_server(envs)
+    obs, rewards, terminated, truncated, infos = envs.step(random_legal(infos["action_mask"], np.random.default_rng(0)))
+    assert infos["reconnected"].all() and truncated.all() and envs.reconnects == 1
+    assert envs._server is not dead and envs._server.running and envs.connection.url == envs._server.url
+    twin = splendor_rl.make_vec(num_envs=2, seed=derive_seed(4, 1))  # the same new local server, shared
+    assert twin._server is envs._server and np.array_equal(obs, twin.reset()[0])
+    twin.close()
+    envs.close()

@@ -96,6 +96,41 @@ def test_vector_envs_render_every_env(url, server):
             envs.close()
 
 
+def first_legal(mask: np.ndarray) -> np.ndarray:
+    return np.asarray(mask).argmax(axis=-1)
+
+
+def human_step(kind: str, env, reset_result) -> None:
+    """One step of a legal action, however this kind of env says which are legal."""
+    if kind == "aec":
+        env.step(int(first_legal(env.observe(env.agent_selection)["action_mask"])))
+    elif kind == "single":
+        env.step(int(first_legal(env.action_masks())))
+    else:
+        env.step(first_legal(reset_result[1]["action_mask"]))
+
+
+@pytest.mark.parametrize("kind, make, boards", [
+    ("single", lambda url: splendor_rl.make(url=url, seed=3, render_mode="human"), 1),
+    ("vector", lambda url: splendor_rl.make_vec(num_envs=2, url=url, seed=3, render_mode="human"), 2),
+    ("shards", lambda url: splendor_rl.make_vec(num_envs=2, url=[url, url], seed=3, render_mode="human"), 2),
+    ("aec", lambda url: splendor_rl.make_aec(url=url, seed=3, render_mode="human"), 1)])
+def test_human_mode_prints_at_every_reset_and_step(url, kind, make, boards, capsys):
+    """Gymnasium's (and PettingZoo's) convention: in "human" mode, reset() and step() render by themselves,
+    each env of a vector env its board."""
+    env = make(url)
+    try:
+        assert capsys.readouterr().out == "", "making the env prints nothing"
+        reset_result = env.reset(seed=3)
+        first = capsys.readouterr().out
+        assert first.count("Splendor: turn") == boards, first
+        human_step(kind, env, reset_result)
+        after = capsys.readouterr().out
+        assert after.count("Splendor: turn") == boards and after != first
+    finally:
+        env.close()
+
+
 def test_unknown_render_mode_is_refused(url):
     with pytest.raises(ValueError, match="render_mode='bogus'"):
         splendor_rl.make(url=url, render_mode="bogus")

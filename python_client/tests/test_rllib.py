@@ -210,6 +210,39 @@ def test_ppo_learns_from_legal_actions_only(local_ray, env_id, players):
     assert stats["entropy"] > 0
 
 
+def test_rllibs_env_checker_passes_with_forfeit_and_fails_with_error(url):
+    """RLlib's checker resets with seed 42 and steps once with an action sampled from the whole action space,
+    mask unseen: usually illegal. Under `illegal_action: forfeit` that ends the game as the seat's loss, a valid
+    step; under the default `error` the env raises. 20 checks each: the chance that `error` draws a legal action
+    every time is below 1e-15."""
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    for policy, refusals in (("forfeit", 0), ("error", range(1, 21))):
+        env = SplendorMultiAgentEnv({"url": url, "options": {"illegal_action": policy}})
+        failed = 0
+        for _ in range(20):
+            try:
+                check_multiagent_environments(env)
+            except ValueError as exc:
+                assert "action_mask forbids" in "".join(str(e) for e in _chain(exc))
+                failed += 1
+        env.close()
+        assert failed in (refusals or [0]), (policy, failed)
+
+
+def test_ppo_runs_with_the_env_checker_on_under_forfeit(local_ray):
+    """The real thing: an algorithm built with RLlib's env checker on (a local runner checks its env while it is
+    built), then one training iteration."""
+    config = ppo_config("splendor-v1", 2, num_env_runners=0).environment(
+        env_config={"players": 2, "seed": 3, "options": {"illegal_action": "forfeit"}}, disable_env_checking=False)
+    algo = config.build_algo()
+    try:
+        result = algo.train()
+    finally:
+        algo.stop()
+    assert result["env_runners"]["num_env_steps_sampled"] >= 400
+
+
 class IgnoresTheMask(ActionMaskingTorchRLModule):
     def _mask_action_logits(self, batch, action_mask):
         return batch

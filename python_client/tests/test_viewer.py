@@ -75,6 +75,14 @@ def open_replay(page, base: str, path: Path) -> None:
     page.wait_for_selector("#table .seat")
 
 
+def show_position(page, base: str, path: Path, decisions: int, name: str) -> None:
+    """The replay of `path` after its first `decisions` decisions, screenshotted as `name`."""
+    open_replay(page, base, path)
+    for _ in range(decisions):
+        page.keyboard.press("ArrowRight")
+    shot(page, name)
+
+
 def test_page_loads(page, base):
     page.goto(base)
     assert page.title() == "Splendor viewer"
@@ -106,10 +114,7 @@ def test_replay_steps_through_a_trace(page, base, traces):
 
 
 def test_splendor_position(page, base, traces):
-    open_replay(page, base, traces["splendor"])
-    for _ in range(12):
-        page.keyboard.press("ArrowRight")
-    shot(page, "splendor")
+    show_position(page, base, traces["splendor"], 12, "splendor")
     rows = page.locator(".market .row")
     assert rows.count() == 3
     top, bottom = rows.nth(0).bounding_box(), rows.nth(2).bounding_box()
@@ -125,10 +130,7 @@ def test_splendor_position(page, base, traces):
 
 
 def test_duel_position(page, base, traces):
-    open_replay(page, base, traces["duel"])
-    for _ in range(20):
-        page.keyboard.press("ArrowRight")
-    shot(page, "duel")
+    show_position(page, base, traces["duel"], 20, "duel")
     cells = page.locator(".board .cell")
     assert cells.count() == 25
     a1, e5 = cells.nth(0).bounding_box(), cells.nth(24).bounding_box()
@@ -144,9 +146,7 @@ def test_duel_position(page, base, traces):
 def test_phone_width_has_no_horizontal_overflow(browser, base, traces, trace):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
-    open_replay(page, base, traces[trace])
-    page.keyboard.press("ArrowRight")
-    shot(page, f"{trace}-390px")
+    show_position(page, base, traces[trace], 1, f"{trace}-390px")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
 
