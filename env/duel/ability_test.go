@@ -43,11 +43,11 @@ func TestTokenAbility(t *testing.T) {
 			pos(with(next, with(refilled, "board=bbgrk/bgrkb/grokb/rkbpg/okbpo", "bag=0002200",
 				"p0=0000000|0|2|-|-")...)...)},
 	})
-	s := mustParse(t, pos(l1("2"), "p0=0002200|0|-|-|-"))
-	play(t, &s, "buy L1 slot1")
-	assert.Equal(t, []string{"token a1", "token e2", "token d3", "token c4"}, legalLabels(&s))
-	assertRefused(t, s, "token b1")
-	assertRefused(t, s, "take a1")
+	s := engine.MustParse(t, pos(l1("2"), "p0=0002200|0|-|-|-"))
+	engine.Play(t, &s, "buy L1 slot1")
+	assert.Equal(t, []string{"token a1", "token e2", "token d3", "token c4"}, engine.LegalLabels(&s))
+	engine.AssertRefused(t, s, "token b1")
+	engine.AssertRefused(t, s, "take a1")
 }
 
 func TestPrivilegeAbility(t *testing.T) {
@@ -83,10 +83,10 @@ func TestStealAbility(t *testing.T) {
 		{"no tokens: nothing", pos("p0=0403000|0|-|-|-"), []string{"buy L2 slot1"},
 			pos(with(next, with(after, "p0=0000000|0|30|-|-")...)...)},
 	})
-	s := mustParse(t, pos("p0=0403000|0|-|-|-", "p1=1000021|1|-|-|-"))
-	play(t, &s, "buy L2 slot1")
-	assert.Equal(t, []string{"steal white", "steal pearl"}, legalLabels(&s))
-	assertRefused(t, s, "steal blue")
+	s := engine.MustParse(t, pos("p0=0403000|0|-|-|-", "p1=1000021|1|-|-|-"))
+	engine.Play(t, &s, "buy L2 slot1")
+	assert.Equal(t, []string{"steal white", "steal pearl"}, engine.LegalLabels(&s))
+	engine.AssertRefused(t, s, "steal blue")
 }
 
 // thirdCrown: seat 0 holds two crowns and buys card 23 (a third; its 3 white
@@ -116,11 +116,11 @@ func TestRoyalCards(t *testing.T) {
 			[]string{"buy L1 slot1"},
 			pos(with(next, with(bought, "p0=0000000|0|3.13.23|-|2", "p1=0000000|1|-|-|0.1.3")...)...)},
 	})
-	s := mustParse(t, pos(thirdCrown...))
-	play(t, &s, "buy L1 slot1")
-	assert.Equal(t, []string{"royal 2pt again", "royal 2pt privilege", "royal 2pt steal", "royal 3pt"}, legalLabels(&s))
-	taken := mustParse(t, pos(with(thirdCrown, "p1=0000000|1|-|-|1")...))
-	play(t, &taken, "buy L1 slot1")
-	assertRefused(t, taken, "royal 2pt privilege")
+	s := engine.MustParse(t, pos(thirdCrown...))
+	engine.Play(t, &s, "buy L1 slot1")
+	assert.Equal(t, []string{"royal 2pt again", "royal 2pt privilege", "royal 2pt steal", "royal 3pt"}, engine.LegalLabels(&s))
+	taken := engine.MustParse(t, pos(with(thirdCrown, "p1=0000000|1|-|-|1")...))
+	engine.Play(t, &taken, "buy L1 slot1")
+	engine.AssertRefused(t, taken, "royal 2pt privilege")
 	assert.Equal(t, uint8(3), s.Players[0].Crowns)
 }

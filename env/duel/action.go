@@ -2,8 +2,9 @@ package duel
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // Kind is what an action does.
@@ -235,10 +236,8 @@ func lineIndex(a Action) (int, bool) {
 }
 
 func (a Action) String() string {
-	if i, ok := a.Index(); ok {
-		return labelTable[i]
-	}
-	return "invalid action"
+	i, ok := a.Index()
+	return notation.LabelOf(labelTable[:], i, ok)
 }
 
 // label spells an action; levels and slots are 1-based, as players say them.
@@ -258,13 +257,13 @@ func (a Action) label() string {
 	case TakeGold:
 		return "gold " + CellName(int(a.Cell))
 	case ReserveCard:
-		return fmt.Sprintf("reserve L%d slot%d", a.Level+1, a.Slot+1)
+		return notation.ReserveLabel(a.Level, a.Slot)
 	case ReserveTop:
-		return fmt.Sprintf("reserve L%d deck", a.Level+1)
+		return notation.ReserveTopLabel(a.Level)
 	case BuyCard:
-		return fmt.Sprintf("buy L%d slot%d", a.Level+1, a.Slot+1)
+		return notation.BuyLabel(a.Level, a.Slot)
 	case BuyReserved:
-		return fmt.Sprintf("buy reserved%d", a.Slot+1)
+		return notation.BuyReservedLabel(a.Slot)
 	case ChooseJoker:
 		return "joker " + a.Gem.String()
 	case ChooseToken:
@@ -274,13 +273,13 @@ func (a Action) label() string {
 	case ChooseRoyal:
 		return royalLabel(Royal(a.Slot))
 	case ReturnToken:
-		return "return " + a.Gem.String()
+		return notation.ReturnLabel(a.Gem)
 	case PayGold:
-		return "pay gold for " + a.Gem.String()
+		return notation.PayGoldLabel(a.Gem)
 	case PayDone:
-		return "pay done"
+		return notation.PayDoneLabel
 	}
-	return "pass"
+	return notation.PassLabel
 }
 
 // royalLabel names a royal card by what it gives, e.g. "royal 2pt steal".
@@ -293,9 +292,4 @@ func royalLabel(r Royal) string {
 }
 
 // ParseAction returns the index whose label is label.
-func ParseAction(label string) (int, error) {
-	if i := slices.Index(labelTable[:], label); i >= 0 {
-		return i, nil
-	}
-	return 0, fmt.Errorf("duel: no action labelled %q", label)
-}
+func ParseAction(label string) (int, error) { return notation.FindLabel(labelTable[:], label, "duel") }

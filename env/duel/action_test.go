@@ -4,31 +4,15 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
-func TestActionIndexIsABijectionWithUniqueLabels(t *testing.T) {
-	seen := map[string]int{}
-	for i := 0; i < duel.NumActions; i++ {
-		a := duel.ActionAt(i)
-		j, ok := a.Index()
-		require.True(t, ok, "index %d", i)
-		require.Equal(t, i, j, "ActionAt(%d).Index()", i)
-		label := duel.Label(i)
-		require.NotContains(t, seen, label, "label %q used by %d and %d", label, seen[label], i)
-		seen[label] = i
-		parsed, err := duel.ParseAction(label)
-		require.NoError(t, err)
-		require.Equal(t, i, parsed)
-		require.Equal(t, label, a.String())
-	}
-}
-
-// The layout is documented in docs/duel-rules.md and used by trained
-// policies: pin the first and last index of every block.
-func TestActionLayout(t *testing.T) {
-	want := map[int]string{
+// TestActionTable: the action space is a bijection with unique labels, and
+// its layout, documented in docs/duel-rules.md and used by trained
+// policies, keeps the first and last index of every block.
+func TestActionTable(t *testing.T) {
+	layout := map[int]string{
 		0: "take a1", 12: "take c3", 24: "take e5",
 		25: "take a1 b1", 44: "take d5 e5", 45: "take a1 a2", 64: "take e4 e5",
 		65: "take a1 b2", 80: "take d4 e5", 81: "take b1 a2", 96: "take e4 d5",
@@ -43,14 +27,14 @@ func TestActionLayout(t *testing.T) {
 		266: "return white", 271: "return pearl", 272: "return gold", 273: "pass",
 		274: "pay gold for white", 278: "pay gold for black", 279: "pay gold for pearl", 280: "pay done",
 	}
-	for i, label := range want {
-		assert.Equal(t, label, duel.Label(i), "index %d", i)
+	if duel.NumActions != 281 {
+		t.Fatalf("%d actions, want 281", duel.NumActions)
 	}
-	assert.Equal(t, 281, duel.NumActions)
+	rulestest.ActionTable(t, duel.NumActions, duel.ActionAt, duel.Label, duel.ParseAction, layout)
 }
 
 func TestMalformedActionsHaveNoIndex(t *testing.T) {
-	bad := []duel.Action{
+	rulestest.NoIndex(t, []duel.Action{
 		{},
 		{Kind: duel.TakeLine, Cell: 0, Len: 0},
 		{Kind: duel.TakeLine, Cell: 0, Len: 4},
@@ -72,35 +56,12 @@ func TestMalformedActionsHaveNoIndex(t *testing.T) {
 		{Kind: duel.ChooseRoyal, Slot: 4},
 		{Kind: duel.ReturnToken, Gem: duel.NoGem},
 		{Kind: duel.PayGold, Gem: duel.Gold},
-	}
-	for _, a := range bad {
-		_, ok := a.Index()
-		assert.False(t, ok, "%+v", a)
-		assert.Equal(t, "invalid action", a.String())
-	}
-	for _, l := range []string{"steal gold", "joker pearl", "royal 2pt", "take", "", "pay gold for gold", "pay gold"} {
-		_, err := duel.ParseAction(l)
-		assert.Error(t, err, l)
-	}
+	}, duel.ParseAction, "steal gold", "joker pearl", "royal 2pt", "take", "", "pay gold for gold", "pay gold")
 }
 
-func TestApplyRefusesOutOfRangeIndices(t *testing.T) {
-	s := duel.New(1)
-	for _, i := range []int{-1, duel.NumActions, 1000} {
-		before := s
-		assert.ErrorIs(t, s.Apply(i), duel.ErrIllegal)
-		assert.Equal(t, before, s)
-	}
-}
+func TestApplyRefusesOutOfRangeIndices(t *testing.T) { engine.RefusesOutOfRange(t, duel.New(1)) }
 
-func TestActionSetNth(t *testing.T) {
-	var m duel.ActionSet
-	for _, i := range []int{3, 63, 64, 200, 280} {
-		m.Add(i)
-	}
-	assert.Equal(t, 5, m.Len())
-	assert.Equal(t, []int{3, 63, 64, 200, 280, -1}, []int{m.Nth(0), m.Nth(1), m.Nth(2), m.Nth(3), m.Nth(4), m.Nth(5)})
-}
+func TestActionSetNth(t *testing.T) { engine.SetNth(t, 3, 63, 64, 200, 280) }
 
 func TestCellNames(t *testing.T) {
 	assert.Equal(t, "a1", duel.CellName(0))

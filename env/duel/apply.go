@@ -3,6 +3,9 @@ package duel
 import (
 	"errors"
 	"fmt"
+
+	"github.com/splendor-rl/splendor/internal/bitset"
+	"github.com/splendor-rl/splendor/internal/deck"
 )
 
 // ErrIllegal reports an action that is not legal in the current state; the
@@ -164,7 +167,7 @@ func (s *State) givePrivilege(seat uint8) {
 // card could be reserved.
 func (s *State) afterGold(p *Player) {
 	targets := s.reserveTargets()
-	if k, only := onlyMember(targets); only {
+	if k, only := bitset.Only(targets); only {
 		s.reserveSlot(p, k)
 		return
 	}
@@ -189,9 +192,5 @@ func (s *State) reserveSlot(p *Player, k int) {
 
 // unreserve removes reserve slot r, keeping the others in order.
 func (p *Player) unreserve(r uint8) {
-	copy(p.Reserved[r:], p.Reserved[r+1:])
-	p.NumReserved--
-	p.Reserved[p.NumReserved] = NoCard
-	low := p.Blind & (1<<r - 1)
-	p.Blind = low | (p.Blind>>(r+1))<<r
+	deck.Unreserve(p.Reserved[:], &p.NumReserved, &p.Blind, r, NoCard)
 }

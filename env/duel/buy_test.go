@@ -71,8 +71,8 @@ func TestBuyingRefusals(t *testing.T) {
 }
 
 func TestDoubleBonus(t *testing.T) {
-	s := mustParse(t, pos("pyramid=0.5.10.15.20/31.34.38.42/60.61.62", "p0=0420000|0|9|-|-"))
-	play(t, &s, "buy L2 slot1")
+	s := engine.MustParse(t, pos("pyramid=0.5.10.15.20/31.34.38.42/60.61.62", "p0=0420000|0|9|-|-"))
+	engine.Play(t, &s, "buy L2 slot1")
 	p := &s.Players[0]
 	assert.Equal(t, [duel.NumColours]uint8{2, 1, 0, 0, 0}, p.Bonus, "card 31 gives two white bonuses")
 	assert.Equal(t, [duel.NumColours]uint8{1, 1, 0, 0, 0}, p.ColourPoints, "its point counts once")
@@ -91,11 +91,11 @@ func TestJoker(t *testing.T) {
 			[]string{"buy L1 slot1", "joker white"},
 			pos(with(next, with(refilled, "bag=3000010", "p0=1000000|0|4.9.25w|-|-")...)...)},
 	})
-	s := mustParse(t, pos(l1("26"), "p0=2020011|0|4.9|-|-"))
-	play(t, &s, "buy L1 slot1")
-	assert.Equal(t, []string{"joker white", "joker blue"}, legalLabels(&s), "only colours the seat has a bonus in")
-	assertRefused(t, s, "joker red")
-	play(t, &s, "joker blue")
+	s := engine.MustParse(t, pos(l1("26"), "p0=2020011|0|4.9|-|-"))
+	engine.Play(t, &s, "buy L1 slot1")
+	assert.Equal(t, []string{"joker white", "joker blue"}, engine.LegalLabels(&s), "only colours the seat has a bonus in")
+	engine.AssertRefused(t, s, "joker red")
+	engine.Play(t, &s, "joker blue")
 	p := &s.Players[0]
 	assert.Equal(t, [duel.NumColours]uint8{1, 2, 0, 0, 0}, p.Bonus)
 	assert.Equal(t, [duel.NumColours]uint8{1, 2, 0, 0, 0}, p.ColourPoints, "the joker's point counts for its colour")

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/splendor-rl/splendor/internal/csvdata"
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // Card identifies a jewel card by its row in duel_cards.csv (0–66, ordered
@@ -38,12 +39,7 @@ const (
 
 var abilityNames = [...]string{"none", "again", "token", "privilege", "steal"}
 
-func (a Ability) String() string {
-	if int(a) < len(abilityNames) {
-		return abilityNames[a]
-	}
-	return "ability?"
-}
+func (a Ability) String() string { return notation.Name(abilityNames[:], int(a), "ability?") }
 
 // CardInfo is what is printed on a jewel card.
 type CardInfo struct {

@@ -1,6 +1,10 @@
 package duel
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/splendor-rl/splendor/internal/deck"
+)
 
 // Check reports whether s could occur in a real game, beyond the structure
 // Parse checks: the box's 25 tokens are on the board, in the bag or with the
@@ -53,34 +57,19 @@ func (s *State) checkTokens() error {
 }
 
 func (s *State) checkCards() error {
-	var seen [NumCards]int
-	count := func(c Card) error {
-		if int(c) >= NumCards {
-			return fmt.Errorf("card %d is not in the box", c)
-		}
-		seen[c]++
-		return nil
-	}
+	cs := deck.Census[Card]{N: NumCards}
 	if s.Phase == PhasePay {
-		if err := count(s.Pending); err != nil {
-			return err
-		}
+		cs.Add(s.Pending)
 	}
 	waiting := 0
 	for l := 0; l < NumLevels; l++ {
 		if s.DeckSize[l] > maxDeckSize {
 			return fmt.Errorf("deck %d holds %d cards", l+1, s.DeckSize[l])
 		}
-		for _, c := range s.Decks[l][:s.DeckSize[l]] {
-			if err := count(c); err != nil {
-				return err
-			}
-		}
+		cs.Add(s.deck(l)...)
 		for k := PyramidStart[l]; k < PyramidStart[l+1]; k++ {
 			if c := s.Pyramid[k]; c != NoCard {
-				if err := count(c); err != nil {
-					return err
-				}
+				cs.Add(c)
 			} else if s.DeckSize[l] != 0 {
 				waiting++
 			}
@@ -94,33 +83,12 @@ func (s *State) checkCards() error {
 		if p.NumReserved > MaxReserved || p.Blind>>p.NumReserved != 0 {
 			return fmt.Errorf("seat %d reserves %d cards, blind %b", i, p.NumReserved, p.Blind)
 		}
-		for _, c := range p.Reserved[:p.NumReserved] {
-			if err := count(c); err != nil {
-				return err
-			}
-		}
-		n := 0
-		for c := Card(0); c < NumCards; c++ {
-			if p.Bought.Has(c) {
-				seen[c]++
-				n++
-			}
-		}
-		if n != p.Bought.Len() {
+		cs.Add(p.Reserved[:p.NumReserved]...)
+		if !cs.AddSet(&p.Bought) {
 			return fmt.Errorf("seat %d holds cards not in the box", i)
 		}
 	}
-	for c, n := range seen {
-		switch {
-		case n == 0:
-			return fmt.Errorf("card %d is missing", c)
-		case n == 2:
-			return fmt.Errorf("card %d appears twice", c)
-		case n > 2:
-			return fmt.Errorf("card %d appears %d times", c, n)
-		}
-	}
-	return nil
+	return cs.Err()
 }
 
 // checkPrivilegesAndRoyals: three privileges in all, each royal with one

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/internal/rng"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCheckAcceptsPlayedStates: every state of seeded random games, in the
@@ -14,24 +12,7 @@ import (
 // notation parsed back.
 func TestCheckAcceptsPlayedStates(t *testing.T) {
 	for _, choose := range []bool{false, true} {
-		for seed := uint64(0); seed < 40; seed++ {
-			s := duel.New(seed)
-			s.ChoosePayment = choose
-			r := rng.New(seed + 7)
-			var m duel.ActionSet
-			for n := 0; ; n++ {
-				require.Less(t, n, maxDecisions, "game %d does not end", seed)
-				require.NoError(t, s.Check(), "%s", &s)
-				parsed, err := duel.Parse(s.String())
-				require.NoError(t, err)
-				require.NoError(t, parsed.Check(), "%s", &s)
-				if s.Over() {
-					break
-				}
-				s.Legal(&m)
-				require.NoError(t, s.Apply(m.Nth(r.Intn(m.Len()))))
-			}
-		}
+		engine.CheckAcceptsPlayedStates(t, deals(40, choose))
 	}
 }
 
@@ -39,55 +20,41 @@ func TestCheckAcceptsPlayedStates(t *testing.T) {
 // at a time.
 func TestCheckRefusesImpossibleStates(t *testing.T) {
 	base := midgame(3, 20)
-	require.NoError(t, base.Check())
-	require.Equal(t, duel.PhaseMain, base.Phase)
 	cell := 0
 	for base.Board[cell] == duel.NoGem {
 		cell++
 	}
-	cases := []struct {
-		name string
-		edit func(s *duel.State) string // returns the expected error
-	}{
-		{"token too many in a seat", func(s *duel.State) string {
+	engine.CheckRefuses(t, base, map[string]func(s *duel.State) string{
+		"token too many in a seat": func(s *duel.State) string {
 			s.Players[1].Tokens[duel.Pearl]++
 			return "tokens: 3 pearl, want 2"
-		}},
-		{"token missing from the board", func(s *duel.State) string {
+		},
+		"token missing from the board": func(s *duel.State) string {
 			g := s.Board[cell]
 			s.Board[cell] = duel.NoGem
 			return fmt.Sprintf("tokens: %d %s, want %d", duel.Supply[g]-1, g, duel.Supply[g])
-		}},
-		{"token too many in the bag", func(s *duel.State) string {
+		},
+		"token too many in the bag": func(s *duel.State) string {
 			s.Bag[duel.Gold]++
 			return "tokens: 4 gold, want 3"
-		}},
-		{"duplicated card", func(s *duel.State) string {
+		},
+		"duplicated card": func(s *duel.State) string {
 			c := s.Pyramid[0] // also put on top of its deck
 			s.Decks[0][s.DeckSize[0]] = c
 			s.DeckSize[0]++
 			return fmt.Sprintf("card %d appears twice", c)
-		}},
-		{"missing card", func(s *duel.State) string {
+		},
+		"missing card": func(s *duel.State) string {
 			s.DeckSize[2]--
 			return fmt.Sprintf("card %d is missing", s.Decks[2][s.DeckSize[2]])
-		}},
-		{"privilege too many", func(s *duel.State) string {
+		},
+		"privilege too many": func(s *duel.State) string {
 			s.Players[0].Privileges += s.PrivilegeSupply() + 1 // none left beside the board, and one more
 			return "privileges: 4 with the seats"
-		}},
-		{"royal without crowns", func(s *duel.State) string {
+		},
+		"royal without crowns": func(s *duel.State) string {
 			s.Players[0].Royals |= 1
 			return "seat 0 holds 1 royals"
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := base
-			want := tc.edit(&s)
-			err := s.Check()
-			require.Error(t, err)
-			require.Contains(t, err.Error(), want)
-		})
-	}
+		},
+	})
 }

@@ -1,7 +1,6 @@
 package duel_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/duel"
@@ -32,30 +31,9 @@ func FuzzApply(f *testing.F) {
 		s := deal(seed)
 		for k := 0; k+1 < len(actions); k += 2 {
 			i := (int(actions[k])<<8 | int(actions[k+1])) % (duel.NumActions + outOfRange)
-			checkApply(t, &s, i)
+			engine.CheckApply(t, &s, i)
 		}
 	})
-}
-
-// checkApply applies index i to s and checks the outcome against the legal
-// mask computed beforehand.
-func checkApply(t *testing.T, s *duel.State, i int) {
-	t.Helper()
-	var legal duel.ActionSet
-	s.Legal(&legal)
-	before := *s
-	wasLegal := i < duel.NumActions && legal.Has(i)
-	err := s.Apply(i)
-	switch {
-	case err == nil && !wasLegal:
-		t.Fatalf("Apply(%d) succeeded but it was not legal in %s", i, before)
-	case err != nil && wasLegal:
-		t.Fatalf("Apply(%d) = %v but it was legal in %s", i, err, before)
-	case err != nil && !errors.Is(err, duel.ErrIllegal):
-		t.Fatalf("Apply(%d) = %v, which does not wrap ErrIllegal", i, err)
-	case err != nil && *s != before:
-		t.Fatalf("rejected Apply(%d) changed the state:\nbefore %s\nafter  %s", i, before, *s)
-	}
 }
 
 // deal deals the fuzzed game: odd seeds play the "choose payment" variant.
@@ -77,19 +55,8 @@ func indices(is ...int) []byte {
 // legalGame plays the game dealt from seed to the end with uniformly random
 // legal decisions and returns them as fuzz input.
 func legalGame(seed uint64) []byte {
-	s := deal(seed)
-	r := rng.New(seed)
-	var legal duel.ActionSet
-	var actions []int
-	for !s.Over() {
-		s.Legal(&legal)
-		i := legal.Nth(r.Intn(legal.Len()))
-		actions = append(actions, i)
-		if err := s.Apply(i); err != nil {
-			panic(err)
-		}
-	}
-	return indices(actions...)
+	s, r := deal(seed), rng.New(seed)
+	return indices(engine.Decisions(&s, &r)...)
 }
 
 // FuzzParse holds Parse to never panicking, and to reading back exactly any
@@ -100,19 +67,5 @@ func FuzzParse(f *testing.F) {
 	f.Add(pos("phase=joker", "pending=25", "p0=0000000|0|4.9.25|-|-"))
 	f.Add(pos("p0=0000000|0|31.25w.54.64b|*1.2|1.3"))
 	f.Add(pos(choose, "phase=pay", "pending=29:000301", "p0=0003011|0|-|*23|-"))
-	f.Fuzz(func(t *testing.T, text string) {
-		s, err := duel.Parse(text)
-		if err != nil {
-			return
-		}
-		back, err := duel.Parse(s.String())
-		if err != nil || back != s {
-			t.Fatalf("accepted %q but its notation %q reads back as %v, %v", text, s.String(), back, err)
-		}
-		var m duel.ActionSet
-		s.Legal(&m)
-		if s.Over() != (m.Len() == 0) {
-			t.Fatalf("parsed state %s: mask emptiness vs game over", s)
-		}
-	})
+	f.Fuzz(engine.CheckParsed)
 }

@@ -1,6 +1,11 @@
 package duel
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/splendor-rl/splendor/internal/bitset"
+	"github.com/splendor-rl/splendor/internal/notation"
+)
 
 // Gem is a token kind. The five gem colours index bonus and cost arrays;
 // Pearl has a cost column but no bonus; Gold only ever appears as a token.
@@ -34,12 +39,7 @@ var (
 	gemLetters = [NumTokenKinds]byte{'w', 'b', 'g', 'r', 'k', 'p', 'o'}
 )
 
-func (g Gem) String() string {
-	if int(g) < len(gemNames) {
-		return gemNames[g]
-	}
-	return "none"
-}
+func (g Gem) String() string { return notation.Name(gemNames[:], int(g), "none") }
 
 // gemByLetter is the inverse of gemLetters.
 func gemByLetter(c byte) (Gem, bool) {
@@ -64,15 +64,7 @@ func (t *Tokens) Total() int {
 }
 
 // kinds is the set of non-gold kinds with at least one token, bit g for Gem g.
-func (t *Tokens) kinds() uint8 {
-	var set uint8
-	for g := White; g <= Pearl; g++ {
-		if t[g] > 0 {
-			set |= 1 << g
-		}
-	}
-	return set
-}
+func (t *Tokens) kinds() uint32 { return bitset.Nonzero(t[:Gold]) }
 
 // packed is t one byte per kind, white in the low byte. The counts are
 // small (the box holds 25 tokens), so that sums and tests over all kinds

@@ -180,12 +180,4 @@ func (s *State) cardColour(c Card) Gem {
 }
 
 // bonusColours is the set of colours in which p owns at least one bonus.
-func (p *Player) bonusColours() uint32 {
-	var set uint32
-	for g, n := range p.Bonus {
-		if n > 0 {
-			set |= 1 << g
-		}
-	}
-	return set
-}
+func (p *Player) bonusColours() uint32 { return bitset.Nonzero(p.Bonus[:]) }

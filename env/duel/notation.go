@@ -51,20 +51,8 @@ func (s State) String() string {
 		}
 		b.WriteByte(cellLetter(g))
 	}
-	b.WriteString(" pyramid=")
-	for l := 0; l < NumLevels; l++ {
-		if l > 0 {
-			b.WriteByte('/')
-		}
-		notation.WriteList(&b, s.Pyramid[PyramidStart[l]:PyramidStart[l+1]], cardID)
-	}
-	b.WriteString(" decks=")
-	for l := range s.Decks {
-		if l > 0 {
-			b.WriteByte('/')
-		}
-		notation.WriteList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
-	}
+	notation.WriteLevels(&b, "pyramid", NumLevels, func(l int) []Card { return s.Pyramid[PyramidStart[l]:PyramidStart[l+1]] }, cardID)
+	notation.WriteLevels(&b, "decks", NumLevels, s.deck, cardID)
 	for i := range s.Players {
 		fmt.Fprintf(&b, " p%d=", i)
 		s.writePlayer(&b, &s.Players[i])
@@ -107,6 +95,9 @@ func (s *State) writePlayer(b *strings.Builder, p *Player) {
 const choosePaymentField = "payment=choose"
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
+
+// deck is level l's undrawn cards, bottom to top.
+func (s *State) deck(l int) []Card { return s.Decks[l][:s.DeckSize[l]] }
 
 func cellLetter(g Gem) byte {
 	if g < NumTokenKinds {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestParseRefusesMalformedNotation(t *testing.T) {
-	bad := map[string]string{
+	engine.RefusesNotation(t, map[string]string{
 		"empty":                                 "",
 		"seat out of range":                     pos("seat=2"),
 		"unknown phase":                         pos("phase=lunch"),
@@ -56,11 +56,7 @@ func TestParseRefusesMalformedNotation(t *testing.T) {
 		"an empty slot beside its deck in main": pos("pyramid=-.5.10.15.20/30.34.38.42/60.61.62"),
 		"two slots waiting for a refill": pos("phase=return", "pyramid=-.-.10.15.20/30.34.38.42/60.61.62",
 			"p0=4322000|0|-|-|-"),
-	}
-	for name, text := range bad {
-		_, err := duel.Parse(text)
-		assert.ErrorIs(t, err, duel.ErrNotation, name)
-	}
+	})
 }
 
 func TestParseAcceptsEveryPhase(t *testing.T) {
@@ -87,15 +83,10 @@ func TestParseAcceptsEveryPhase(t *testing.T) {
 	}
 }
 
-func TestNotationOfADealtGame(t *testing.T) {
-	s := duel.New(7)
-	parsed, err := duel.Parse(s.String())
-	assert.NoError(t, err)
-	assert.Equal(t, s, parsed)
-}
+func TestNotationOfADealtGame(t *testing.T) { engine.ReadsBack(t, duel.New(7)) }
 
 func TestParseDerivesScores(t *testing.T) {
-	s := mustParse(t, pos("p0=0000000|0|31.25w.54.64b|-|1.3"))
+	s := engine.MustParse(t, pos("p0=0000000|0|31.25w.54.64b|-|1.3"))
 	p := &s.Players[0]
 	assert.Equal(t, [duel.NumColours]uint8{4, 1, 0, 0, 0}, p.Bonus, "31 gives two, 25 and 54 one each; 64 is blue")
 	assert.Equal(t, [duel.NumColours]uint8{4, 0, 0, 0, 0}, p.ColourPoints)

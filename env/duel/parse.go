@@ -20,7 +20,7 @@ func Parse(text string) (State, error) {
 	if choose {
 		text = strings.Join(fields[1:], " ")
 	}
-	p := parser{Reader: notation.NewReader(text)}
+	p := parser{Reader: notation.NewReader(text), cards: notation.Cards[Card]{Start: levelStart[:], None: NoCard}}
 	s := p.state(choose)
 	if err := p.Err(); err != nil {
 		return State{}, fmt.Errorf("%w: %v", ErrNotation, err)
@@ -32,7 +32,7 @@ func Parse(text string) (State, error) {
 // remembers the cards and royals already placed, to refuse a second copy.
 type parser struct {
 	notation.Reader
-	cards  CardSet
+	cards  notation.Cards[Card]
 	royals RoyalSet
 }
 
@@ -125,20 +125,7 @@ func (p *parser) board(s *State, v string) {
 func (p *parser) anyCard(id int) Card { return p.card(id, -1) }
 
 // card claims id as a card of the given level (-1: any level).
-func (p *parser) card(id, level int) Card {
-	if id < 0 || id >= NumCards {
-		return NoCard
-	}
-	c := Card(id)
-	if p.cards.Has(c) {
-		p.Fail("card %d appears twice", id)
-	}
-	if level >= 0 && int(cards[c].Level) != level {
-		p.Fail("card %d is not a level %d card", id, level+1)
-	}
-	p.cards.Add(c)
-	return c
-}
+func (p *parser) card(id, level int) Card { return p.cards.Claim(&p.Reader, id, level) }
 
 func (p *parser) pyramid(s *State, v string) {
 	for l, row := range p.Levels(v, "pyramid", NumLevels) {
@@ -154,20 +141,7 @@ func (p *parser) pyramid(s *State, v string) {
 }
 
 func (p *parser) decks(s *State, v string) {
-	for l, row := range p.Levels(v, "decks", NumLevels) {
-		ids := p.List(row, NumCards)
-		for i := range s.Decks[l] {
-			s.Decks[l][i] = NoCard
-		}
-		for i, id := range ids {
-			if id < 0 || i >= maxDeckSize {
-				p.Fail("deck level %d: bad card list", l+1)
-				break
-			}
-			s.Decks[l][i] = p.card(id, l)
-		}
-		s.DeckSize[l] = uint8(min(len(ids), maxDeckSize))
-	}
+	p.cards.Decks(&p.Reader, v, s.DeckSize[:], func(l int) []Card { return s.Decks[l][:] })
 }
 
 func (p *parser) player(s *State, pl *Player, v string) {
@@ -314,7 +288,7 @@ func (p *parser) checkDecision(s *State) {
 			p.Fail("phase token needs a token card pending and several cells of its colour")
 		}
 	case PhaseSteal:
-		if !several(uint32(opp.Tokens.kinds())) {
+		if !several(opp.Tokens.kinds()) {
 			p.Fail("phase steal but the opponent holds fewer than two kinds")
 		}
 	case PhaseRoyal:

@@ -1,5 +1,7 @@
 package duel
 
+import "github.com/splendor-rl/splendor/internal/bitset"
+
 // Paying for a card. Bonuses lower each gem's cost (never the pearl's), and
 // gold pays for any gem or pearl. Where the seat's tokens of a kind fall
 // short, gold must pay, whatever the seat prefers; the rest may be paid
@@ -65,15 +67,7 @@ func (s *State) spend(p *Player, k Gem, n uint8) {
 
 // payKinds is the set of kinds gold may still pay for in phase pay: those
 // still due (the seat holds gold, or the payment would have been settled).
-func (s *State) payKinds() uint32 {
-	var set uint32
-	for k, n := range s.Due {
-		if n > 0 {
-			set |= 1 << k
-		}
-	}
-	return set
-}
+func (s *State) payKinds() uint32 { return bitset.Nonzero(s.Due[:]) }
 
 // wallet is what a seat can pay with, packed one byte per cost kind
 // (bonuses plus tokens for the colours, tokens for the pearl) so that a card's

@@ -62,27 +62,27 @@ func TestNoPaymentDecisionWithoutAChoice(t *testing.T) {
 }
 
 func TestPaymentLegality(t *testing.T) {
-	s := mustParse(t, pos(choose, "p0=0111101|0|-|-|-"))
-	play(t, &s, "buy L1 slot1")
+	s := engine.MustParse(t, pos(choose, "p0=0111101|0|-|-|-"))
+	engine.Play(t, &s, "buy L1 slot1")
 	assert.Equal(t, []string{"pay gold for blue", "pay gold for green", "pay gold for red", "pay gold for black",
-		"pay done"}, legalLabels(&s), "gold for what is due, or the rest with tokens")
+		"pay done"}, engine.LegalLabels(&s), "gold for what is due, or the rest with tokens")
 	for _, l := range []string{"pay gold for white", "pay gold for pearl", "take a1", "buy L1 slot2",
 		"buy L1 slot1", "reserve L1 slot1", "return gold", "pass", "joker white"} {
-		assertRefused(t, s, l)
+		engine.AssertRefused(t, s, l)
 	}
-	standard := mustParse(t, pos("p0=0111101|0|-|-|-"))
+	standard := engine.MustParse(t, pos("p0=0111101|0|-|-|-"))
 	for _, l := range []string{"pay gold for blue", "pay done"} {
-		assertRefused(t, standard, l)
+		engine.AssertRefused(t, standard, l)
 	}
-	assertRefused(t, mustParse(t, pos(choose, "p0=0111101|0|-|-|-")), "pay done")
+	engine.AssertRefused(t, engine.MustParse(t, pos(choose, "p0=0111101|0|-|-|-")), "pay done")
 }
 
 func TestPaymentVariantKeepsTheBuysPossible(t *testing.T) {
 	for _, text := range []string{pos("p0=0111101|0|-|-|-"), pos(l1("29"), "p0=0003002|0|-|-|-"),
 		pos(l1("29"), "p0=0002002|0|-|-|-"), pos(l1("25"), "p0=4000010|0|-|-|-")} {
-		standard := mustParse(t, text)
-		variant := mustParse(t, choose+" "+text)
-		assert.Equal(t, legalLabels(&standard), legalLabels(&variant), text)
+		standard := engine.MustParse(t, text)
+		variant := engine.MustParse(t, choose+" "+text)
+		assert.Equal(t, engine.LegalLabels(&standard), engine.LegalLabels(&variant), text)
 	}
 }
 

@@ -36,18 +36,18 @@ func TestPrivilegeLegality(t *testing.T) {
 const spiralGaps = "board=wbgrk/bg.kw/gr.wb/r.wpg/okbp."
 
 func TestReplenish(t *testing.T) {
-	s := mustParse(t, pos(spiralGaps, "bag=0000003"))
+	s := engine.MustParse(t, pos(spiralGaps, "bag=0000003"))
 	before := s
-	play(t, &s, "replenish")
+	engine.Play(t, &s, "replenish")
 	assert.NotEqual(t, before.Chance, s.Chance, "the draw moves the chance state on")
 	s.Chance = before.Chance
 	assert.Equal(t, pos("board=wbgrk/bgokw/growb/rowpg/okbp.", "replenished=1", "p1=0000000|2|-|-|-"), s.String(),
 		"the bag's tokens fill the empty cells along the spiral from the centre; the opponent takes a privilege")
 	assert.Equal(t, uint8(0), s.Seat, "replenishing is optional and the turn goes on")
-	assertRefused(t, s, "replenish")
+	engine.AssertRefused(t, s, "replenish")
 
-	s = mustParse(t, pos("p0=0000000|1|-|-|-", "board=wbgrk/bgrkw/gr.wb/rkwpg/okbpo", "bag=0000001"))
-	play(t, &s, "privilege a1", "replenish", "take b1")
+	s = engine.MustParse(t, pos("p0=0000000|1|-|-|-", "board=wbgrk/bgrkw/gr.wb/rkwpg/okbpo", "bag=0000001"))
+	engine.Play(t, &s, "privilege a1", "replenish", "take b1")
 	s.Chance = before.Chance
 	assert.Equal(t, pos(with(next, "board=..grk/bgrkw/growb/rkwpg/okbpo", "p0=1100000|0|-|-|-",
 		"p1=0000000|2|-|-|-")...), s.String(), "privileges, then replenish, then the mandatory action")
@@ -56,11 +56,11 @@ func TestReplenish(t *testing.T) {
 func TestReplenishDrawsFromTheChanceState(t *testing.T) {
 	arrangements := map[string]bool{}
 	for chance := uint64(0); chance < 40; chance++ {
-		s := mustParse(t, pos(spiralGaps, "bag=1001001"))
+		s := engine.MustParse(t, pos(spiralGaps, "bag=1001001"))
 		s.Chance = chance
 		twin := s
-		play(t, &s, "replenish")
-		play(t, &twin, "replenish")
+		engine.Play(t, &s, "replenish")
+		engine.Play(t, &twin, "replenish")
 		require.Equal(t, s, twin, "a clone draws the same tokens")
 		var placed duel.Tokens
 		for _, c := range []int{12, 16, 7, 24} { // c3 b4 c2 e5
@@ -85,34 +85,34 @@ func TestReplenishLegality(t *testing.T) {
 const emptyBoard = "board=...../...../...../...../....."
 
 func TestForcedReplenish(t *testing.T) {
-	s := mustParse(t, pos(emptyBoard, "bag=4444423"))
-	assert.Equal(t, []string{"replenish"}, legalLabels(&s), "no mandatory action: the seat must replenish first")
-	play(t, &s, "replenish")
+	s := engine.MustParse(t, pos(emptyBoard, "bag=4444423"))
+	assert.Equal(t, []string{"replenish"}, engine.LegalLabels(&s), "no mandatory action: the seat must replenish first")
+	engine.Play(t, &s, "replenish")
 	assert.Equal(t, uint8(0), s.Seat)
 	assert.Equal(t, uint8(2), s.Players[1].Privileges, "a forced replenish gives the opponent a privilege too")
 	assert.Equal(t, duel.Tokens{}, s.Bag)
-	assert.Contains(t, legalLabels(&s), "take c3", "then the seat acts")
+	assert.Contains(t, engine.LegalLabels(&s), "take c3", "then the seat acts")
 }
 
 func TestPass(t *testing.T) {
 	stuck := pos(emptyBoard)
-	s := mustParse(t, stuck)
-	assert.Equal(t, []string{"pass"}, legalLabels(&s), "no token to take, nothing in the bag, nothing to buy")
-	play(t, &s, "pass")
+	s := engine.MustParse(t, stuck)
+	assert.Equal(t, []string{"pass"}, engine.LegalLabels(&s), "no token to take, nothing in the bag, nothing to buy")
+	engine.Play(t, &s, "pass")
 	assert.Equal(t, uint8(1), s.Seat)
 	assert.Equal(t, uint8(1), s.Passes)
 	assert.False(t, s.Over())
-	play(t, &s, "pass")
+	engine.Play(t, &s, "pass")
 	assert.True(t, s.Over(), "both seats passed with nothing changing: the game can never move again")
 	assert.True(t, s.Blocked())
 	assert.Zero(t, s.Winners())
-	assert.Empty(t, legalLabels(&s))
+	assert.Empty(t, engine.LegalLabels(&s))
 
-	assertRefused(t, mustParse(t, pos()), "pass")
-	goldOnly := mustParse(t, pos("board=o..../...../...../...../.....", "p0=0000000|0|-|1.2.3|-"))
-	assert.Equal(t, []string{"pass"}, legalLabels(&goldOnly), "gold needs a free reserve slot")
-	acting := mustParse(t, pos("passes=1", "seat=1", "turn=1"))
-	play(t, &acting, "take a1")
+	engine.AssertRefused(t, engine.MustParse(t, pos()), "pass")
+	goldOnly := engine.MustParse(t, pos("board=o..../...../...../...../.....", "p0=0000000|0|-|1.2.3|-"))
+	assert.Equal(t, []string{"pass"}, engine.LegalLabels(&goldOnly), "gold needs a free reserve slot")
+	acting := engine.MustParse(t, pos("passes=1", "seat=1", "turn=1"))
+	engine.Play(t, &acting, "take a1")
 	assert.Equal(t, uint8(0), acting.Passes, "a turn with an action resets the count")
 }
 
@@ -120,14 +120,14 @@ func TestPassAfterPrivilegesStillReturnsTokens(t *testing.T) {
 	// Seat 0 takes the last gem with a privilege: nothing mandatory is left
 	// (no gem, no gold, an empty bag, nothing affordable), so it passes, but
 	// over the limit; the returned token refills the bag for the opponent.
-	s := mustParse(t, pos("board=w..../...../...../...../.....", "pyramid=-.-.-.-.-/-.-.-.-/-.-.-", "decks=-/-/-",
+	s := engine.MustParse(t, pos("board=w..../...../...../...../.....", "pyramid=-.-.-.-.-/-.-.-.-/-.-.-", "decks=-/-/-",
 		"p0=2222110|1|-|64.65.66|-"))
-	play(t, &s, "privilege a1")
-	assert.Equal(t, []string{"pass"}, legalLabels(&s))
-	play(t, &s, "pass")
+	engine.Play(t, &s, "privilege a1")
+	assert.Equal(t, []string{"pass"}, engine.LegalLabels(&s))
+	engine.Play(t, &s, "pass")
 	assert.Equal(t, duel.PhaseReturn, s.Phase)
-	play(t, &s, "return black")
+	engine.Play(t, &s, "return black")
 	assert.Equal(t, uint8(0), s.Passes, "the turn changed the bag: not a pass")
 	assert.Equal(t, uint8(1), s.Seat)
-	assert.Equal(t, []string{"replenish"}, legalLabels(&s))
+	assert.Equal(t, []string{"replenish"}, engine.LegalLabels(&s))
 }

@@ -1,6 +1,9 @@
 package duel
 
-import "github.com/splendor-rl/splendor/internal/rng"
+import (
+	"github.com/splendor-rl/splendor/internal/deck"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
 
 // Redeal shuffles everything seat cannot see and puts it back in the same
 // places: per level, the undrawn cards together with the opponent's
@@ -13,27 +16,11 @@ func (s *State) Redeal(seat int, r *rng.Rand) {
 	for l := 0; l < NumLevels; l++ {
 		var hidden [maxDeckSize + MaxReserved]Card
 		n := copy(hidden[:], s.Decks[l][:s.DeckSize[l]])
-		n = opp.blindOf(l, hidden[:], n, false)
+		lo, hi := levelStart[l], levelStart[l+1]
+		n = deck.Blind(opp.Reserved[:opp.NumReserved], opp.Blind, lo, hi, hidden[:], n, false)
 		rng.Shuffle(r, hidden[:n])
 		m := copy(s.Decks[l][:s.DeckSize[l]], hidden[:n])
-		opp.blindOf(l, hidden[:], m, true)
+		deck.Blind(opp.Reserved[:opp.NumReserved], opp.Blind, lo, hi, hidden[:], m, true)
 	}
 	s.Chance = r.Uint64()
-}
-
-// blindOf walks p's level-l blind reserves from hidden[n] on: reading them
-// into hidden, or writing hidden back into them.
-func (p *Player) blindOf(l int, hidden []Card, n int, write bool) int {
-	for k := 0; k < int(p.NumReserved); k++ {
-		if p.Blind&(1<<k) == 0 || int(p.Reserved[k].Info().Level) != l {
-			continue
-		}
-		if write {
-			p.Reserved[k] = hidden[n]
-		} else {
-			hidden[n] = p.Reserved[k]
-		}
-		n++
-	}
-	return n
 }

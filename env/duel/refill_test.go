@@ -36,24 +36,24 @@ func TestRefillWaitsForTheEndOfTheTurn(t *testing.T) {
 }
 
 func TestNothingInTheTurnSeesOrTakesTheEmptySlot(t *testing.T) {
-	s := mustParse(t, pos(l1("2"), "p0=0002201|0|-|-|-"))
-	play(t, &s, "buy L1 slot1")
+	s := engine.MustParse(t, pos(l1("2"), "p0=0002201|0|-|-|-"))
+	engine.Play(t, &s, "buy L1 slot1")
 	require.Equal(t, duel.PhaseToken, s.Phase)
 	assert.Equal(t, duel.NoCard, s.Pyramid[0], "the token ability is decided before the refill")
 	assert.Equal(t, uint8(3), s.DeckSize[0])
 	for _, l := range []string{"buy L1 slot1", "reserve L1 slot1", "gold c3"} {
-		assertRefused(t, s, l)
+		engine.AssertRefused(t, s, l)
 	}
-	play(t, &s, "token d3")
+	engine.Play(t, &s, "token d3")
 	assert.Equal(t, duel.Card(8), s.Pyramid[0])
 }
 
 func TestNoRefillAfterTheWinningTurn(t *testing.T) {
-	s := mustParse(t, pos(l1("4"), "p0=0022000|0|"+nineteen+"|-|-"))
-	play(t, &s, "buy L1 slot1")
+	s := engine.MustParse(t, pos(l1("4"), "p0=0022000|0|"+nineteen+"|-|-"))
+	engine.Play(t, &s, "buy L1 slot1")
 	require.True(t, s.Over())
 	assert.Equal(t, duel.NoCard, s.Pyramid[0], "the game ended with the turn: no next turn to refill for")
 	assert.Equal(t, uint8(3), s.DeckSize[0])
-	back := mustParse(t, s.String())
+	back := engine.MustParse(t, s.String())
 	assert.Equal(t, s, back)
 }

@@ -43,11 +43,11 @@ func TestReserveLegality(t *testing.T) {
 		{"no card left to reserve", pos("pyramid=-.-.-.-.-/-.-.-.-/-.-.-", "decks=-/-/-"), []string{"take a1"},
 			[]string{"gold c3"}},
 	})
-	s := mustParse(t, pos("decks=6.7.8/-/63"))
-	play(t, &s, "gold c3")
-	legal := legalLabels(&s)
+	s := engine.MustParse(t, pos("decks=6.7.8/-/63"))
+	engine.Play(t, &s, "gold c3")
+	legal := engine.LegalLabels(&s)
 	assert.Len(t, legal, 12+2, "the 12 pyramid cards and the two decks that are not empty")
 	for _, l := range []string{"reserve L2 deck", "take a1", "gold a5", "buy L1 slot1", "privilege a1", "pass"} {
-		assertRefused(t, s, l)
+		engine.AssertRefused(t, s, l)
 	}
 }

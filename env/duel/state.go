@@ -14,6 +14,8 @@ package duel
 import (
 	"math/bits"
 
+	"github.com/splendor-rl/splendor/internal/deck"
+	"github.com/splendor-rl/splendor/internal/notation"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -47,12 +49,7 @@ const (
 
 var phaseNames = [...]string{"main", "reserve", "pay", "joker", "token", "steal", "royal", "return", "over"}
 
-func (p Phase) String() string {
-	if int(p) < len(phaseNames) {
-		return phaseNames[p]
-	}
-	return "phase?"
-}
+func (p Phase) String() string { return notation.Name(phaseNames[:], int(p), "phase?") }
 
 // Player is one seat's holdings. Bonus, ColourPoints, Points and Crowns
 // follow from Bought, Royals and the joker colours; they are kept because
@@ -146,32 +143,14 @@ func New(seed uint64) State {
 
 func (s *State) dealLevel(l int, r *rng.Rand) {
 	n := int(levelStart[l+1] - levelStart[l])
-	deck := &s.Decks[l]
-	for i := 0; i < n; i++ {
-		deck[i] = levelStart[l] + Card(i)
-	}
-	rng.Shuffle(r, deck[:n])
-	for i := n; i < maxDeckSize; i++ {
-		deck[i] = NoCard
-	}
-	s.DeckSize[l] = uint8(n)
+	s.DeckSize[l] = deck.Deal(s.Decks[l][:], levelStart[l], n, NoCard, r)
 	for k := PyramidStart[l]; k < PyramidStart[l+1]; k++ {
 		s.Pyramid[k] = s.draw(l)
 	}
 }
 
 // draw takes the top card of level l's deck, or NoCard when it is empty.
-func (s *State) draw(l int) Card {
-	n := s.DeckSize[l]
-	if n == 0 {
-		return NoCard
-	}
-	n--
-	c := s.Decks[l][n]
-	s.Decks[l][n] = NoCard
-	s.DeckSize[l] = n
-	return c
-}
+func (s *State) draw(l int) Card { return deck.Draw(s.Decks[l][:], &s.DeckSize[l], NoCard) }
 
 // refillPyramid deals the top card of its level's deck into every empty
 // pyramid slot (an empty deck leaves the slot empty). It runs as the turn

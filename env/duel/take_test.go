@@ -75,8 +75,8 @@ func TestLineLegality(t *testing.T) {
 
 func TestEveryLineOfAFullBoardIsLegal(t *testing.T) {
 	// No gold, no privilege, nothing to buy: exactly the 25 + 72 + 48 lines.
-	s := mustParse(t, pos("board=wbgrk/bgrkw/grpwb/rkwpg/wkbrg"))
-	legal := legalLabels(&s)
+	s := engine.MustParse(t, pos("board=wbgrk/bgrkw/grpwb/rkwpg/wkbrg"))
+	legal := engine.LegalLabels(&s)
 	assert.Len(t, legal, 145)
 	bySize := map[int]int{}
 	for _, l := range legal {

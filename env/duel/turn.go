@@ -1,5 +1,7 @@
 package duel
 
+import "github.com/splendor-rl/splendor/internal/bitset"
+
 // A bought card resolves in this order, each step a decision only when it
 // offers several options: its payment (variant "choose payment" only, see
 // pay.go), the joker's colour, the card's ability, a royal card for a crown
@@ -17,7 +19,7 @@ func (s *State) gain(p *Player, c Card) {
 		p.ColourPoints[info.Colour] += info.Points
 	}
 	if info.Joker {
-		g, only := onlyMember(p.bonusColours())
+		g, only := bitset.Only(p.bonusColours())
 		if !only {
 			s.Pending = c
 			s.Phase = PhaseJoker
@@ -48,7 +50,7 @@ func (s *State) cardAbility(p *Player, c Card) {
 		if cells == 0 {
 			break
 		}
-		if cell, only := onlyMember(cells); only {
+		if cell, only := bitset.Only(cells); only {
 			s.takeCell(p, uint8(cell))
 			break
 		}
@@ -71,7 +73,7 @@ func (s *State) steal(p *Player) (deciding bool) {
 	if kinds == 0 {
 		return false
 	}
-	if g, only := onlyMember(uint32(kinds)); only {
+	if g, only := bitset.Only(kinds); only {
 		s.stealKind(p, Gem(g))
 		return false
 	}
@@ -93,7 +95,7 @@ func (s *State) royalCheck(p *Player) {
 		s.endTurn(p)
 		return
 	}
-	if r, only := onlyMember(avail); only {
+	if r, only := bitset.Only(avail); only {
 		s.takeRoyal(p, Royal(r))
 		return
 	}

@@ -18,9 +18,9 @@ func TestReturningTokens(t *testing.T) {
 			[]string{"privilege a1", "take b1", "return red", "return red"},
 			pos(with(next, "board=..grk/bgrkw/growb/rkwpg/okbpo", "bag=0002000", "p0=4420000|0|-|-|-")...)},
 	})
-	s := mustParse(t, pos("p0=3322000|0|-|-|-"))
-	play(t, &s, "take a1")
-	assert.Equal(t, []string{"return white", "return blue", "return green", "return red"}, legalLabels(&s),
+	s := engine.MustParse(t, pos("p0=3322000|0|-|-|-"))
+	engine.Play(t, &s, "take a1")
+	assert.Equal(t, []string{"return white", "return blue", "return green", "return red"}, engine.LegalLabels(&s),
 		"only kinds held, and nothing else")
 }
 
@@ -51,17 +51,17 @@ func TestVictory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustParse(t, pos(tc.before...))
-			play(t, &s, tc.actions...)
+			s := engine.MustParse(t, pos(tc.before...))
+			engine.Play(t, &s, tc.actions...)
 			assert.True(t, s.Over())
 			assert.False(t, s.Blocked())
 			assert.Equal(t, uint8(1<<0), s.Winners())
 			assert.Equal(t, uint8(0), s.Seat)
 			assert.Equal(t, tc.want, s.Players[0].Victory())
 			assert.False(t, s.Again, "no extra turn after the game ended")
-			assert.Empty(t, legalLabels(&s), "no action once the game is over")
+			assert.Empty(t, engine.LegalLabels(&s), "no action once the game is over")
 			for _, l := range []string{"take a1", "pass", "return white"} {
-				assertRefused(t, s, l)
+				engine.AssertRefused(t, s, l)
 			}
 		})
 	}
@@ -76,10 +76,10 @@ func TestNoVictory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustParse(t, tc.before)
-			play(t, &s, tc.action)
+			s := engine.MustParse(t, tc.before)
+			engine.Play(t, &s, tc.action)
 			if s.Phase == duel.PhaseJoker {
-				play(t, &s, "joker blue")
+				engine.Play(t, &s, "joker blue")
 			}
 			assert.False(t, s.Over())
 			assert.Equal(t, uint8(1), s.Seat)
@@ -89,9 +89,9 @@ func TestNoVictory(t *testing.T) {
 }
 
 func TestVictoryIsCheckedAfterTheReturns(t *testing.T) {
-	s := mustParse(t, pos("phase=return", "p0=4322000|0|4."+nineteen+"|-|-"))
+	s := engine.MustParse(t, pos("phase=return", "p0=4322000|0|4."+nineteen+"|-|-"))
 	assert.False(t, s.Over(), "20 prestige, but the turn has not ended")
-	play(t, &s, "return white")
+	engine.Play(t, &s, "return white")
 	assert.True(t, s.Over())
 	assert.Equal(t, uint8(1<<0), s.Winners())
 }

@@ -2,8 +2,9 @@ package splendor
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // Kind is what an action does.
@@ -174,10 +175,8 @@ func (a Action) Index() (i int, ok bool) {
 }
 
 func (a Action) String() string {
-	if i, ok := a.Index(); ok {
-		return labelTable[i]
-	}
-	return "invalid action"
+	i, ok := a.Index()
+	return notation.LabelOf(labelTable[:], i, ok)
 }
 
 // label spells an action; levels and slots are 1-based, as players say them.
@@ -194,29 +193,26 @@ func (a Action) label() string {
 	case TakeTwo:
 		return "take 2 " + a.Gem.String()
 	case ReserveCard:
-		return fmt.Sprintf("reserve L%d slot%d", a.Level+1, a.Slot+1)
+		return notation.ReserveLabel(a.Level, a.Slot)
 	case ReserveTop:
-		return fmt.Sprintf("reserve L%d deck", a.Level+1)
+		return notation.ReserveTopLabel(a.Level)
 	case BuyCard:
-		return fmt.Sprintf("buy L%d slot%d", a.Level+1, a.Slot+1)
+		return notation.BuyLabel(a.Level, a.Slot)
 	case BuyReserved:
-		return fmt.Sprintf("buy reserved%d", a.Slot+1)
+		return notation.BuyReservedLabel(a.Slot)
 	case ReturnToken:
-		return "return " + a.Gem.String()
+		return notation.ReturnLabel(a.Gem)
 	case ChooseNoble:
 		return fmt.Sprintf("noble%d", a.Slot+1)
 	case PayGold:
-		return "pay gold for " + a.Gem.String()
+		return notation.PayGoldLabel(a.Gem)
 	case PayDone:
-		return "pay done"
+		return notation.PayDoneLabel
 	}
-	return "pass"
+	return notation.PassLabel
 }
 
 // ParseAction returns the index whose label is label.
 func ParseAction(label string) (int, error) {
-	if i := slices.Index(labelTable[:], label); i >= 0 {
-		return i, nil
-	}
-	return 0, fmt.Errorf("splendor: no action labelled %q", label)
+	return notation.FindLabel(labelTable[:], label, "splendor")
 }

@@ -4,31 +4,14 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 )
 
-func TestActionIndexIsABijectionWithUniqueLabels(t *testing.T) {
-	seen := map[string]int{}
-	for i := 0; i < splendor.NumActions; i++ {
-		a := splendor.ActionAt(i)
-		j, ok := a.Index()
-		require.True(t, ok, "index %d", i)
-		require.Equal(t, i, j, "ActionAt(%d).Index()", i)
-		label := splendor.Label(i)
-		require.NotContains(t, seen, label, "label %q used by %d and %d", label, seen[label], i)
-		seen[label] = i
-		parsed, err := splendor.ParseAction(label)
-		require.NoError(t, err)
-		require.Equal(t, i, parsed)
-		require.Equal(t, label, a.String())
-	}
-}
-
-// The layout is documented in docs/envs and used by trained policies: pin
+// TestActionTable: the action space is a bijection with unique labels, and
+// its layout, documented in docs/envs and used by trained policies, keeps
 // the first index of every block.
-func TestActionLayout(t *testing.T) {
-	want := map[int]string{
+func TestActionTable(t *testing.T) {
+	layout := map[int]string{
 		0: "take white blue green", 9: "take green red black", 10: "take white blue", 19: "take red black",
 		20: "take white", 24: "take black", 25: "take 2 white", 29: "take 2 black",
 		30: "reserve L1 slot1", 41: "reserve L3 slot4", 42: "reserve L1 deck", 44: "reserve L3 deck",
@@ -36,14 +19,14 @@ func TestActionLayout(t *testing.T) {
 		60: "return white", 65: "return gold", 66: "noble1", 70: "noble5", 71: "pass",
 		72: "pay gold for white", 76: "pay gold for black", 77: "pay done",
 	}
-	for i, label := range want {
-		assert.Equal(t, label, splendor.Label(i), "index %d", i)
+	if splendor.NumActions != 78 {
+		t.Fatalf("%d actions, want 78", splendor.NumActions)
 	}
-	assert.Equal(t, 78, splendor.NumActions)
+	rulestest.ActionTable(t, splendor.NumActions, splendor.ActionAt, splendor.Label, splendor.ParseAction, layout)
 }
 
 func TestMalformedActionsHaveNoIndex(t *testing.T) {
-	bad := []splendor.Action{
+	rulestest.NoIndex(t, []splendor.Action{
 		{},
 		{Kind: splendor.TakeDifferent, Gems: 0b11111},
 		{Kind: splendor.TakeDifferent},
@@ -53,29 +36,12 @@ func TestMalformedActionsHaveNoIndex(t *testing.T) {
 		{Kind: splendor.BuyReserved, Slot: 3},
 		{Kind: splendor.ChooseNoble, Slot: 5},
 		{Kind: splendor.PayGold, Gem: splendor.Gold},
-	}
-	for _, a := range bad {
-		_, ok := a.Index()
-		assert.False(t, ok, "%+v", a)
-	}
-	_, err := splendor.ParseAction("take 3 gold")
-	assert.Error(t, err)
+	}, splendor.ParseAction, "take 3 gold")
 }
 
 func TestApplyRefusesOutOfRangeIndices(t *testing.T) {
 	s, _ := splendor.New(2, 1)
-	for _, i := range []int{-1, splendor.NumActions, 1000} {
-		before := s
-		assert.ErrorIs(t, s.Apply(i), splendor.ErrIllegal)
-		assert.Equal(t, before, s)
-	}
+	engine.RefusesOutOfRange(t, s)
 }
 
-func TestActionSetNth(t *testing.T) {
-	var m splendor.ActionSet
-	for _, i := range []int{3, 63, 64, 77} {
-		m.Add(i)
-	}
-	assert.Equal(t, 4, m.Len())
-	assert.Equal(t, []int{3, 63, 64, 77, -1}, []int{m.Nth(0), m.Nth(1), m.Nth(2), m.Nth(3), m.Nth(4)})
-}
+func TestActionSetNth(t *testing.T) { engine.SetNth(t, 3, 63, 64, 77) }

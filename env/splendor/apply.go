@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"github.com/splendor-rl/splendor/internal/deck"
 )
 
 // ErrIllegal reports an action that is not legal in the current state; the
@@ -124,11 +126,7 @@ func (s *State) reserve(p *Player, c Card, blind bool) {
 
 // unreserve removes reserve slot r, keeping the others in order.
 func (p *Player) unreserve(r uint8) {
-	copy(p.Reserved[r:], p.Reserved[r+1:])
-	p.NumReserved--
-	p.Reserved[p.NumReserved] = NoCard
-	low := p.Blind & (1<<r - 1)
-	p.Blind = low | (p.Blind>>(r+1))<<r
+	deck.Unreserve(p.Reserved[:], &p.NumReserved, &p.Blind, r, NoCard)
 }
 
 // afterAction enforces the token limit before the noble check.

@@ -7,30 +7,20 @@ import (
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
-// playRandom plays s to the end with uniformly random legal decisions and
-// returns the number of decisions.
-func playRandom(s *splendor.State, r *rng.Rand) int {
-	var m splendor.ActionSet
-	n := 0
-	for !s.Over() {
-		s.Legal(&m)
-		if err := s.Apply(m.Nth(r.Intn(m.Len()))); err != nil {
-			panic(err)
-		}
-		n++
-	}
-	return n
-}
-
 // BenchmarkRandomGame: one op is a complete 2-player game, dealt from a fresh
 // seed, with uniformly random legal decisions.
 func BenchmarkRandomGame(b *testing.B) {
 	r := rng.New(1)
+	var m splendor.ActionSet
 	decisions := 0
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		s, _ := splendor.New(2, uint64(i))
-		decisions += playRandom(&s, &r)
+		for s, _ := splendor.New(2, uint64(i)); !s.Over(); decisions++ {
+			s.Legal(&m)
+			if err := s.Apply(m.Nth(r.Intn(m.Len()))); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	b.ReportMetric(float64(decisions)/float64(b.N), "decisions/game")
 }
@@ -38,20 +28,20 @@ func BenchmarkRandomGame(b *testing.B) {
 // midgame returns a state some decisions into a seeded 2-player game.
 func midgame(seed uint64, decisions int) splendor.State {
 	s, _ := splendor.New(2, seed)
-	r := rng.New(seed)
-	var m splendor.ActionSet
-	for i := 0; i < decisions && !s.Over(); i++ {
-		s.Legal(&m)
-		_ = s.Apply(m.Nth(r.Intn(m.Len())))
-	}
-	return s
+	return engine.Midgame(s, seed, decisions)
 }
 
-func BenchmarkLegal(b *testing.B) {
-	states := make([]splendor.State, 64)
+// midgames are 64 states 40 decisions into seeded games, for the
+// benchmarks of one decision.
+func midgames() (states [64]splendor.State) {
 	for i := range states {
 		states[i] = midgame(uint64(i), 40)
 	}
+	return states
+}
+
+func BenchmarkLegal(b *testing.B) {
+	states := midgames()
 	var m splendor.ActionSet
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -61,19 +51,16 @@ func BenchmarkLegal(b *testing.B) {
 }
 
 func BenchmarkApply(b *testing.B) {
-	const n = 64
-	var states [n]splendor.State
-	var actions [n]int
+	states := midgames()
+	var actions [64]int
 	for i := range states {
-		states[i] = midgame(uint64(i), 40)
-		var m splendor.ActionSet
-		states[i].Legal(&m)
+		m := engine.Legal(&states[i])
 		actions[i] = m.Nth(0)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s := states[i&(n-1)]
-		_ = s.Apply(actions[i&(n-1)])
+		s := states[i&63]
+		_ = s.Apply(actions[i&63])
 	}
 }

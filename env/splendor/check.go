@@ -1,6 +1,10 @@
 package splendor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/splendor-rl/splendor/internal/deck"
+)
 
 // Check reports whether s could occur in a real game, beyond the structure
 // Parse checks: every token of the box for the player count is in the bank
@@ -50,34 +54,18 @@ func (s *State) checkTokens() error {
 }
 
 func (s *State) checkCards() error {
-	var seen [NumCards]int
-	// count tallies c, refusing ids outside the box.
-	count := func(c Card) error {
-		if int(c) >= NumCards {
-			return fmt.Errorf("card %d is not in the box", c)
-		}
-		seen[c]++
-		return nil
-	}
+	cs := deck.Census[Card]{N: NumCards}
 	if s.Buying != NoCard {
-		if err := count(s.Buying); err != nil {
-			return err
-		}
+		cs.Add(s.Buying)
 	}
 	for l := 0; l < NumLevels; l++ {
 		if s.DeckSize[l] > maxDeckSize {
 			return fmt.Errorf("deck %d holds %d cards", l+1, s.DeckSize[l])
 		}
-		for _, c := range s.Decks[l][:s.DeckSize[l]] {
-			if err := count(c); err != nil {
-				return err
-			}
-		}
+		cs.Add(s.deck(l)...)
 		for _, c := range s.Market[l] {
 			if c != NoCard {
-				if err := count(c); err != nil {
-					return err
-				}
+				cs.Add(c)
 				continue
 			}
 			paying := s.Buying != NoCard && int(s.Buying) < NumCards && int(cards[s.Buying].Level) == l
@@ -91,31 +79,12 @@ func (s *State) checkCards() error {
 		if p.NumReserved > MaxReserved {
 			return fmt.Errorf("seat %d reserves %d cards", i, p.NumReserved)
 		}
-		for _, c := range p.Reserved[:p.NumReserved] {
-			if err := count(c); err != nil {
-				return err
-			}
-		}
-		n := 0
-		for c := Card(0); c < NumCards; c++ {
-			if p.Bought.Has(c) {
-				seen[c]++
-				n++
-			}
-		}
-		if n != p.Bought.Len() {
+		cs.Add(p.Reserved[:p.NumReserved]...)
+		if !cs.AddSet(&p.Bought) {
 			return fmt.Errorf("seat %d holds cards not in the box", i)
 		}
 	}
-	for c, n := range seen {
-		switch {
-		case n == 0:
-			return fmt.Errorf("card %d is missing", c)
-		case n > 1:
-			return fmt.Errorf("card %d appears %s", c, times(n))
-		}
-	}
-	return nil
+	return cs.Err()
 }
 
 // checkNobles: the nobles revealed at the setup are either still revealed
@@ -146,7 +115,7 @@ func (s *State) checkNobles() error {
 	}
 	for n, k := range seen {
 		if k > 1 {
-			return fmt.Errorf("noble %d appears %s", n, times(k))
+			return fmt.Errorf("noble %d appears %s", n, deck.Times(k))
 		}
 	}
 	if want := int(setup[s.NumPlayers].nobles); total != want {
@@ -202,11 +171,4 @@ func (s *State) checkPayment() error {
 		}
 	}
 	return nil
-}
-
-func times(n int) string {
-	if n == 2 {
-		return "twice"
-	}
-	return fmt.Sprintf("%d times", n)
 }

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/internal/rng"
-	"github.com/stretchr/testify/require"
 )
 
 // TestCheckAcceptsPlayedStates: every state of seeded random games, of every
@@ -15,24 +13,7 @@ import (
 func TestCheckAcceptsPlayedStates(t *testing.T) {
 	for _, choose := range []bool{false, true} {
 		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
-			for seed := uint64(0); seed < 20; seed++ {
-				s, err := splendor.New(players, seed)
-				require.NoError(t, err)
-				s.ChoosePayment = choose
-				r := rng.New(seed + 7)
-				var m splendor.ActionSet
-				for {
-					require.NoError(t, s.Check(), "%s", &s)
-					parsed, err := splendor.Parse(s.String())
-					require.NoError(t, err)
-					require.NoError(t, parsed.Check(), "%s", &s)
-					if s.Over() {
-						break
-					}
-					s.Legal(&m)
-					require.NoError(t, s.Apply(m.Nth(r.Intn(m.Len()))))
-				}
-			}
+			engine.CheckAcceptsPlayedStates(t, deals(players, 20, choose))
 		}
 	}
 }
@@ -41,57 +22,43 @@ func TestCheckAcceptsPlayedStates(t *testing.T) {
 // at a time.
 func TestCheckRefusesImpossibleStates(t *testing.T) {
 	base := midgame(3, 30)
-	require.NoError(t, base.Check())
-	require.Equal(t, splendor.PhaseMain, base.Phase)
 	bankGem := splendor.White
 	for base.Bank[bankGem] == 0 {
 		bankGem++
 	}
-	cases := []struct {
-		name string
-		edit func(s *splendor.State) string // returns the expected error
-	}{
-		{"token too many in a seat", func(s *splendor.State) string {
+	engine.CheckRefuses(t, base, map[string]func(s *splendor.State) string{
+		"token too many in a seat": func(s *splendor.State) string {
 			s.Players[1].Tokens[splendor.Red]++
 			return fmt.Sprintf("tokens: %d red, want 4", total(s, splendor.Red))
-		}},
-		{"token missing from the supply", func(s *splendor.State) string {
+		},
+		"token missing from the supply": func(s *splendor.State) string {
 			s.Bank[bankGem]--
 			return fmt.Sprintf("tokens: %d %s, want 4", total(s, bankGem), bankGem)
-		}},
-		{"gold missing", func(s *splendor.State) string {
+		},
+		"gold missing": func(s *splendor.State) string {
 			s.Bank[splendor.Gold], s.Players[0].Tokens[splendor.Gold] = 0, 0
 			s.Players[1].Tokens[splendor.Gold] = 0
 			return "tokens: 0 gold, want 5"
-		}},
-		{"duplicated card", func(s *splendor.State) string {
+		},
+		"duplicated card": func(s *splendor.State) string {
 			c := s.Market[0][0] // also put on top of its deck
 			s.Decks[0][s.DeckSize[0]] = c
 			s.DeckSize[0]++
 			return fmt.Sprintf("card %d appears twice", c)
-		}},
-		{"missing card", func(s *splendor.State) string {
+		},
+		"missing card": func(s *splendor.State) string {
 			s.DeckSize[1]--
 			return fmt.Sprintf("card %d is missing", s.Decks[1][s.DeckSize[1]])
-		}},
-		{"missing noble", func(s *splendor.State) string {
+		},
+		"missing noble": func(s *splendor.State) string {
 			s.Nobles[0] = splendor.NoNoble
 			return "nobles: 2, want 3"
-		}},
-		{"points not from the cards", func(s *splendor.State) string {
+		},
+		"points not from the cards": func(s *splendor.State) string {
 			s.Players[0].Points++
 			return "seat 0: "
-		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := base
-			want := tc.edit(&s)
-			err := s.Check()
-			require.Error(t, err)
-			require.Contains(t, err.Error(), want)
-		})
-	}
+		},
+	})
 }
 
 func total(s *splendor.State, g splendor.Gem) int {

@@ -1,7 +1,6 @@
 package splendor_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
@@ -35,30 +34,9 @@ func FuzzApply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, players byte, seed uint64, actions []byte) {
 		s := fuzzDeal(players, seed)
 		for _, b := range actions {
-			checkApply(t, &s, int(b)%(splendor.NumActions+outOfRange))
+			engine.CheckApply(t, &s, int(b)%(splendor.NumActions+outOfRange))
 		}
 	})
-}
-
-// checkApply applies index i to s and checks the outcome against the legal
-// mask computed beforehand.
-func checkApply(t *testing.T, s *splendor.State, i int) {
-	t.Helper()
-	var legal splendor.ActionSet
-	s.Legal(&legal)
-	before := *s
-	wasLegal := i < splendor.NumActions && legal.Has(i)
-	err := s.Apply(i)
-	switch {
-	case err == nil && !wasLegal:
-		t.Fatalf("Apply(%d) succeeded but it was not legal in %s", i, before)
-	case err != nil && wasLegal:
-		t.Fatalf("Apply(%d) = %v but it was legal in %s", i, err, before)
-	case err != nil && !errors.Is(err, splendor.ErrIllegal):
-		t.Fatalf("Apply(%d) = %v, which does not wrap ErrIllegal", i, err)
-	case err != nil && *s != before:
-		t.Fatalf("rejected Apply(%d) changed the state:\nbefore %s\nafter  %s", i, before, *s)
-	}
 }
 
 // fuzzDeal deals the game FuzzApply's players byte describes.
@@ -76,17 +54,10 @@ func fuzzDeal(players byte, seed uint64) splendor.State {
 // (every index is below 256 and below NumActions+outOfRange, so each byte
 // decodes to itself).
 func legalGame(players byte, seed uint64) []byte {
-	s := fuzzDeal(players, seed)
-	r := rng.New(seed)
-	var legal splendor.ActionSet
+	s, r := fuzzDeal(players, seed), rng.New(seed)
 	var actions []byte
-	for !s.Over() {
-		s.Legal(&legal)
-		i := legal.Nth(r.Intn(legal.Len()))
+	for _, i := range engine.Decisions(&s, &r) {
 		actions = append(actions, byte(i))
-		if err := s.Apply(i); err != nil {
-			panic(err)
-		}
 	}
 	return actions
 }
@@ -99,19 +70,5 @@ func FuzzParse(f *testing.F) {
 	f.Add(pos("players=4", "phase=return", "p0=444000|-|-|-"))
 	f.Add(twoNobles)
 	f.Add(choosing(paying1, "phase=pay", "buying=1:03000", "p0=030001|-|-|-"))
-	f.Fuzz(func(t *testing.T, text string) {
-		s, err := splendor.Parse(text)
-		if err != nil {
-			return
-		}
-		back, err := splendor.Parse(s.String())
-		if err != nil || back != s {
-			t.Fatalf("accepted %q but its notation %q reads back as %v, %v", text, s.String(), back, err)
-		}
-		var m splendor.ActionSet
-		s.Legal(&m)
-		if s.Over() != (m.Len() == 0) {
-			t.Fatalf("parsed state %s: mask emptiness vs game over", s)
-		}
-	})
+	f.Fuzz(engine.CheckParsed)
 }

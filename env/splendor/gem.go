@@ -3,6 +3,8 @@ package splendor
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // Gem is a token colour. The five gem colours index bonus and cost arrays;
@@ -27,12 +29,7 @@ const (
 
 var gemNames = [NumTokenKinds]string{"white", "blue", "green", "red", "black", "gold"}
 
-func (g Gem) String() string {
-	if int(g) < len(gemNames) {
-		return gemNames[g]
-	}
-	return "gem?"
-}
+func (g Gem) String() string { return notation.Name(gemNames[:], int(g), "gem?") }
 
 // gemByName is the inverse of String, for the notation and action labels.
 func gemByName(name string) (Gem, bool) {

@@ -102,15 +102,7 @@ func (s *State) legalMain(m *ActionSet, p *Player) {
 }
 
 // decksLeft is the set of levels whose deck has cards, bit l for level l.
-func (s *State) decksLeft() uint8 {
-	var set uint8
-	for l, n := range s.DeckSize {
-		if n > 0 {
-			set |= 1 << l
-		}
-	}
-	return set
-}
+func (s *State) decksLeft() uint32 { return bitset.Nonzero(s.DeckSize[:]) }
 
 // colours is the set of gem colours with at least one token.
 func (t *Tokens) colours() GemSet { return atLeast(t.gemLanes(), 1) }

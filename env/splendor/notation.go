@@ -39,20 +39,8 @@ func (s State) String() string {
 	fmt.Fprintf(&b, "turn=%d final=%d passes=%d bank=%s nobles=",
 		s.Turn, notation.Bit(s.FinalRound), s.Passes, notation.Digits(s.Bank[:]))
 	notation.WriteList(&b, s.Nobles[:], func(n Noble) (int, bool) { return int(n), n != NoNoble })
-	b.WriteString(" market=")
-	for l := range s.Market {
-		if l > 0 {
-			b.WriteByte('/')
-		}
-		notation.WriteList(&b, s.Market[l][:], cardID)
-	}
-	b.WriteString(" decks=")
-	for l := range s.Decks {
-		if l > 0 {
-			b.WriteByte('/')
-		}
-		notation.WriteList(&b, s.Decks[l][:s.DeckSize[l]], cardID)
-	}
+	notation.WriteLevels(&b, "market", NumLevels, func(l int) []Card { return s.Market[l][:] }, cardID)
+	notation.WriteLevels(&b, "decks", NumLevels, s.deck, cardID)
 	for i := 0; i < int(s.NumPlayers); i++ {
 		fmt.Fprintf(&b, " p%d=", i)
 		s.Players[i].write(&b)
@@ -89,6 +77,9 @@ const (
 )
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
+
+// deck is level l's undrawn cards, bottom to top.
+func (s *State) deck(l int) []Card { return s.Decks[l][:s.DeckSize[l]] }
 
 // ErrNotation reports text that is not a valid state.
 var ErrNotation = errors.New("splendor: bad notation")

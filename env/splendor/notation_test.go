@@ -8,7 +8,7 @@ import (
 )
 
 func TestParseRefusesMalformedNotation(t *testing.T) {
-	bad := map[string]string{
+	engine.RefusesNotation(t, map[string]string{
 		"empty":                  "",
 		"five players":           pos("players=5"),
 		"seat out of range":      pos("seat=2"),
@@ -39,29 +39,23 @@ func TestParseRefusesMalformedNotation(t *testing.T) {
 		"more due than held":     choosing(paying1, "phase=pay", "buying=1:03000", "p0=020001|-|-|-"),
 		"pay without gold":       choosing(paying1, "phase=pay", "buying=1:03000", "p0=030000|-|-|-"),
 		"pay with nothing due":   choosing(paying1, "phase=pay", "buying=1:00000", "p0=030001|-|-|-"),
-	}
-	for name, text := range bad {
-		_, err := splendor.Parse(text)
-		assert.ErrorIs(t, err, splendor.ErrNotation, name)
-	}
+	})
 }
 
 // A payment in progress is written in full and read back exactly: the rule,
 // the card being paid for and what is still due.
 func TestNotationOfAPayment(t *testing.T) {
 	text := choosing(paying1, "phase=pay", "buying=1:03000", "p0=030001|-|-|-")
-	s := mustParse(t, text)
+	s := engine.MustParse(t, text)
 	assert.True(t, s.ChoosePayment)
 	assert.Equal(t, splendor.PhasePay, s.Phase)
 	assert.Equal(t, splendor.Card(1), s.Buying)
 	assert.Equal(t, [splendor.NumColours]uint8{0, 3, 0, 0, 0}, s.Due)
 	assert.Equal(t, text, s.String())
-	assert.Equal(t, splendor.NoCard, mustParse(t, choosing()).Buying, "no card is being bought outside phase pay")
+	assert.Equal(t, splendor.NoCard, engine.MustParse(t, choosing()).Buying, "no card is being bought outside phase pay")
 }
 
 func TestNotationOfADealtGame(t *testing.T) {
 	s, _ := splendor.New(3, 7)
-	parsed, err := splendor.Parse(s.String())
-	assert.NoError(t, err)
-	assert.Equal(t, s, parsed)
+	engine.ReadsBack(t, s)
 }

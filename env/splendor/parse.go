@@ -13,7 +13,7 @@ import (
 // level's deck and market row) and derives bonuses and points; it does not
 // check that the position is reachable.
 func Parse(text string) (State, error) {
-	p := parser{}
+	p := parser{cards: notation.Cards[Card]{Start: levelStart[:], None: NoCard}}
 	p.Reader = notation.NewReader(p.optionalFields(strings.Fields(text)))
 	s := p.state()
 	if err := p.Err(); err != nil {
@@ -26,7 +26,7 @@ func Parse(text string) (State, error) {
 // remembers the cards and nobles already placed, to refuse a second copy.
 type parser struct {
 	notation.Reader
-	cards  CardSet
+	cards  notation.Cards[Card]
 	nobles NobleSet
 	choose bool   // the text opens with payment=choose
 	buying string // the value of the buying= field after the phase, if any
@@ -132,20 +132,7 @@ func (p *parser) checkPay(s *State, pl *Player) {
 func (p *parser) anyCard(id int) Card { return p.card(id, -1) }
 
 // card claims id as a card of the given level (-1: any level).
-func (p *parser) card(id, level int) Card {
-	if id < 0 || id >= NumCards {
-		return NoCard
-	}
-	c := Card(id)
-	if p.cards.Has(c) {
-		p.Fail("card %d appears twice", id)
-	}
-	if level >= 0 && int(cards[c].Level) != level {
-		p.Fail("card %d is not a level %d card", id, level+1)
-	}
-	p.cards.Add(c)
-	return c
-}
+func (p *parser) card(id, level int) Card { return p.cards.Claim(&p.Reader, id, level) }
 
 func (p *parser) noble(id int) Noble {
 	n := Noble(id)
@@ -183,20 +170,7 @@ func (p *parser) market(s *State, v string) {
 }
 
 func (p *parser) decks(s *State, v string) {
-	for l, row := range p.Levels(v, "decks", NumLevels) {
-		ids := p.List(row, NumCards)
-		for i := range s.Decks[l] {
-			s.Decks[l][i] = NoCard
-		}
-		for i, id := range ids {
-			if id < 0 || i >= maxDeckSize {
-				p.Fail("deck level %d: bad card list", l+1)
-				break
-			}
-			s.Decks[l][i] = p.card(id, l)
-		}
-		s.DeckSize[l] = uint8(min(len(ids), maxDeckSize))
-	}
+	p.cards.Decks(&p.Reader, v, s.DeckSize[:], func(l int) []Card { return s.Decks[l][:] })
 }
 
 func (p *parser) player(pl *Player, v string) {

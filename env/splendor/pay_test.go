@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -17,7 +18,7 @@ const (
 )
 
 func TestChoosingPayment(t *testing.T) {
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"gold may pay for a gem the seat holds: the card waits, its slot empty",
 			choosing(market1, "bank=414444", "p0=030001|-|-|-"), []string{"buy L1 slot1"},
 			choosing(paying1, "phase=pay", "buying=1:03000", "bank=414444", "p0=030001|-|-|-")},
@@ -50,27 +51,27 @@ func TestChoosingPayment(t *testing.T) {
 // other may pay for any colour still due.
 func TestGoldThatMustPayIsPaidFirst(t *testing.T) {
 	before := choosing("bank=234433", "p0=210012|-|-|-")
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"the shortfall is paid in gold before the seat decides", before, []string{"buy L1 slot1"},
 			choosing("phase=pay", "buying=0:21001", "market=-.24.36.22/40.41.42.43/70.71.72.73",
 				"bank=234434", "p0=210011|-|-|-")},
 		{"then gold for black: gems pay the rest", before, []string{"buy L1 slot1", "pay gold for black"},
 			choosing(bought1, drawn, "bank=444435", "p0=000010|0|-|-", "seat=1", "turn=1")},
 	})
-	s := mustParse(t, before)
-	play(t, &s, "buy L1 slot1")
+	s := engine.MustParse(t, before)
+	engine.Play(t, &s, "buy L1 slot1")
 	assert.Equal(t, []string{"pay gold for white", "pay gold for blue", "pay gold for black", "pay done"},
-		legalLabels(&s), "gold may pay only for colours still due, and nothing else can be done")
+		engine.LegalLabels(&s), "gold may pay only for colours still due, and nothing else can be done")
 	for _, l := range []string{"pay gold for green", "pay gold for red", "take white blue green", "buy L1 slot2",
 		"return gold", "pass"} {
-		assertRefused(t, s, l)
+		engine.AssertRefused(t, s, l)
 	}
 }
 
 // With no real choice (a different payment would give back the same tokens)
 // the payment is settled at once, exactly as the automatic one.
 func TestNoChoiceNoPaymentPhase(t *testing.T) {
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"no gold", choosing(market1, "bank=414445", "p0=030000|-|-|-"), []string{"buy L1 slot1"},
 			choosing(bought1, drawn, "bank=444445", "p0=000000|1|-|-", "seat=1", "turn=1")},
 		{"gold only covers what the gems do not", choosing(market1, "bank=424444", "p0=020001|-|-|-"),
@@ -91,9 +92,9 @@ func TestNoChoiceNoPaymentPhase(t *testing.T) {
 
 func TestPayActionsOnlyInThePaymentPhase(t *testing.T) {
 	for _, text := range []string{pos(market1, "p0=030001|-|-|-"), choosing(market1, "p0=030001|-|-|-")} {
-		s := mustParse(t, text)
+		s := engine.MustParse(t, text)
 		for _, l := range []string{"pay gold for blue", "pay done"} {
-			assertRefused(t, s, l)
+			engine.AssertRefused(t, s, l)
 		}
 	}
 }
@@ -103,7 +104,7 @@ func TestPayActionsOnlyInThePaymentPhase(t *testing.T) {
 // market does not change.
 func TestPayingForAReservedCard(t *testing.T) {
 	before := choosing("bank=414444", "p0=030001|-|75.*1.*45|-")
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"the card waits outside the hand", before, []string{"buy reserved2"},
 			choosing("phase=pay", "buying=1:03000", "bank=414444", "p0=030001|-|75.*45|-")},
 		{"paid, it is the seat's; no slot refills", before, []string{"buy reserved2", "pay done"},
@@ -119,7 +120,7 @@ func TestPaymentComesBeforeTheNobleChoice(t *testing.T) {
 	bonuses := "1.2.3.8.9.16.17.18.32.33.34"
 	before := choosing("nobles=5.6.0.-.-", "market=15.24.36.22/40.41.42.43/70.71.72.73", "bank=444041",
 		"p0=000401|"+bonuses+"|-|-")
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"pay first", before, []string{"buy L1 slot1"},
 			choosing("nobles=5.6.0.-.-", "phase=pay", "buying=15:00040", "market=-.24.36.22/40.41.42.43/70.71.72.73",
 				"bank=444041", "p0=000401|"+bonuses+"|-|-")},
@@ -136,11 +137,11 @@ func TestPaymentComesBeforeTheNobleChoice(t *testing.T) {
 // reserve the new card is on the table while the seat returns tokens.
 func TestMarketRefillsBeforeTheReturns(t *testing.T) {
 	for _, text := range []string{pos("p0=222220|-|-|-", "bank=222225"), choosing("p0=222220|-|-|-", "bank=222225")} {
-		s := mustParse(t, text)
-		play(t, &s, "reserve L1 slot2")
+		s := engine.MustParse(t, text)
+		engine.Play(t, &s, "reserve L1 slot2")
 		assert.Equal(t, splendor.PhaseReturn, s.Phase)
 		assert.Equal(t, splendor.Card(6), s.Market[0][1], "the deck's top is already in the slot")
-		play(t, &s, "return white")
+		engine.Play(t, &s, "return white")
 		assert.Equal(t, uint8(1), s.Seat)
 	}
 }

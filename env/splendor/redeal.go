@@ -1,6 +1,9 @@
 package splendor
 
-import "github.com/splendor-rl/splendor/internal/rng"
+import (
+	"github.com/splendor-rl/splendor/internal/deck"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
 
 // Redeal shuffles everything seat cannot see and puts it back in the same
 // places: per level, the undrawn cards together with the other seats'
@@ -22,17 +25,8 @@ func (s *State) Redeal(seat int, r *rng.Rand) {
 // hidden[n] on: reading them into hidden, or writing hidden back into them.
 func (s *State) blindOf(seat, l int, hidden []Card, n int, write bool) int {
 	for other := 0; other < int(s.NumPlayers); other++ {
-		p := &s.Players[other]
-		for k := 0; k < int(p.NumReserved); k++ {
-			if other == seat || p.Blind&(1<<k) == 0 || int(p.Reserved[k].Info().Level) != l {
-				continue
-			}
-			if write {
-				p.Reserved[k] = hidden[n]
-			} else {
-				hidden[n] = p.Reserved[k]
-			}
-			n++
+		if p := &s.Players[other]; other != seat {
+			n = deck.Blind(p.Reserved[:p.NumReserved], p.Blind, levelStart[l], levelStart[l+1], hidden, n, write)
 		}
 	}
 	return n

@@ -3,9 +3,7 @@ package splendor_test
 import (
 	"testing"
 
-	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 )
 
 // Card ids used below (rows of splendor_cards.csv; cost is white blue green red black):
@@ -16,26 +14,8 @@ import (
 //
 // Nobles: 0 needs 4 white 4 blue, 5 needs 3 white 3 blue 3 green, 6 needs 3 white 3 blue 3 black.
 
-type ruleCase struct {
-	name    string
-	before  string
-	actions []string
-	after   string
-}
-
-func runRuleCases(t *testing.T, cases []ruleCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := mustParse(t, tc.before)
-			play(t, &s, tc.actions...)
-			assert.Equal(t, mustParse(t, tc.after).String(), s.String())
-		})
-	}
-}
-
 func TestTakingGems(t *testing.T) {
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"three different colours", pos(), []string{"take white blue green"},
 			pos("bank=333445", "p0=111000|-|-|-", "seat=1", "turn=1")},
 		{"two of a colour from a pile of exactly 4", pos(), []string{"take 2 red"},
@@ -48,11 +28,7 @@ func TestTakingGems(t *testing.T) {
 }
 
 func TestTakeLegality(t *testing.T) {
-	cases := []struct {
-		name, before string
-		legal        []string
-		illegal      []string
-	}{
+	rulestest.RunLegalCases(t, &engine, []legalCase{
 		{"three colours: triples only", pos("bank=110105"),
 			[]string{"take white blue red"},
 			[]string{"take white blue", "take white", "take 2 white"}},
@@ -65,36 +41,11 @@ func TestTakeLegality(t *testing.T) {
 		{"no colour tokens: nothing to take", pos("bank=000005"),
 			nil,
 			[]string{"take white", "take 2 white", "take white blue green"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := mustParse(t, tc.before)
-			legal := legalLabels(&s)
-			for _, l := range tc.legal {
-				assert.Contains(t, legal, l)
-			}
-			for _, l := range tc.illegal {
-				assert.NotContains(t, legal, l)
-				assertRefused(t, s, l)
-			}
-		})
-	}
-}
-
-// assertRefused checks that the action labelled label is an error that
-// leaves the state exactly as it was.
-func assertRefused(t *testing.T, s splendor.State, label string) {
-	t.Helper()
-	i, err := splendor.ParseAction(label)
-	require.NoError(t, err)
-	before := s
-	err = s.Apply(i)
-	assert.ErrorIs(t, err, splendor.ErrIllegal, label)
-	assert.Equal(t, before, s, "a refused %q changed the state", label)
+	})
 }
 
 func TestReserving(t *testing.T) {
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"face-up card, gold, slot refilled from the deck top", pos(), []string{"reserve L1 slot2"},
 			pos("bank=444444", "market=0.6.36.22/40.41.42.43/70.71.72.73", "decks=5/46/74",
 				"p0=000001|-|24|-", "seat=1", "turn=1")},
@@ -111,19 +62,19 @@ func TestReserving(t *testing.T) {
 }
 
 func TestReserveLimits(t *testing.T) {
-	full := mustParse(t, pos("p0=000003|-|1.*45.75|-"))
+	full := engine.MustParse(t, pos("p0=000003|-|1.*45.75|-"))
 	for _, l := range []string{"reserve L1 slot1", "reserve L1 deck", "reserve L3 slot4"} {
-		assertRefused(t, full, l)
+		engine.AssertRefused(t, full, l)
 	}
-	empty := mustParse(t, pos("decks=5.6/-/74"))
-	assertRefused(t, empty, "reserve L2 deck")
+	empty := engine.MustParse(t, pos("decks=5.6/-/74"))
+	engine.AssertRefused(t, empty, "reserve L2 deck")
 }
 
 func TestBuying(t *testing.T) {
 	// Card 1 (3 blue) sits in L1 slot1 for every case.
 	market := "market=1.24.36.22/40.41.42.43/70.71.72.73"
 	bought := "market=6.24.36.22/40.41.42.43/70.71.72.73"
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"with tokens; slot refilled", pos(market, "bank=414445", "p0=030000|-|-|-"), []string{"buy L1 slot1"},
 			pos(bought, "decks=5/46/74", "bank=444445", "p0=000000|1|-|-", "seat=1", "turn=1")},
 		{"gold pays what colour tokens do not", pos(market, "bank=434443", "p0=010002|-|-|-"),
@@ -153,15 +104,15 @@ func TestBuying(t *testing.T) {
 
 func TestBuyingRefusals(t *testing.T) {
 	market := "market=1.24.36.22/40.41.42.43/70.71.72.73"
-	short := mustParse(t, pos(market, "p0=020000|-|-|-"))
-	assertRefused(t, short, "buy L1 slot1")
-	shortWithGold := mustParse(t, pos(market, "p0=010001|-|-|-"))
-	assertRefused(t, shortWithGold, "buy L1 slot1")
-	emptySlot := mustParse(t, pos("market=-.24.36.22/40.41.42.43/70.71.72.73"))
-	assertRefused(t, emptySlot, "buy L1 slot1")
-	noSuchReserve := mustParse(t, pos("p0=030000|-|1|-"))
-	assertRefused(t, noSuchReserve, "buy reserved2")
+	short := engine.MustParse(t, pos(market, "p0=020000|-|-|-"))
+	engine.AssertRefused(t, short, "buy L1 slot1")
+	shortWithGold := engine.MustParse(t, pos(market, "p0=010001|-|-|-"))
+	engine.AssertRefused(t, shortWithGold, "buy L1 slot1")
+	emptySlot := engine.MustParse(t, pos("market=-.24.36.22/40.41.42.43/70.71.72.73"))
+	engine.AssertRefused(t, emptySlot, "buy L1 slot1")
+	noSuchReserve := engine.MustParse(t, pos("p0=030000|-|1|-"))
+	engine.AssertRefused(t, noSuchReserve, "buy reserved2")
 	// Another seat's reserved card is not in the market: only its owner may buy it.
-	othersReserve := mustParse(t, pos("p0=030000|-|-|-", "p1=000000|-|1|-"))
-	assertRefused(t, othersReserve, "buy reserved1")
+	othersReserve := engine.MustParse(t, pos("p0=030000|-|-|-", "p1=000000|-|1|-"))
+	engine.AssertRefused(t, othersReserve, "buy reserved1")
 }

@@ -7,16 +7,7 @@ import (
 )
 
 // CardSet is a set of cards, bit c for Card c.
-type CardSet [2]uint64
-
-// Add puts c in the set.
-func (s *CardSet) Add(c Card) { bitset.Add(s[:], int(c)) }
-
-// Has reports whether c is in the set.
-func (s *CardSet) Has(c Card) bool { return bitset.Has(s[:], int(c)) }
-
-// Len is the number of cards in the set.
-func (s *CardSet) Len() int { return bitset.Len(s[:]) }
+type CardSet = bitset.Of[Card]
 
 // NobleSet is a set of noble tiles, bit n for Noble n.
 type NobleSet uint16

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/splendor-rl/splendor/internal/deck"
+	"github.com/splendor-rl/splendor/internal/notation"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -38,12 +40,7 @@ const (
 
 var phaseNames = [...]string{"main", "pay", "return", "noble", "over"}
 
-func (p Phase) String() string {
-	if int(p) < len(phaseNames) {
-		return phaseNames[p]
-	}
-	return "phase?"
-}
+func (p Phase) String() string { return notation.Name(phaseNames[:], int(p), "phase?") }
 
 // Player is one seat's holdings. Bonus and Points follow from Bought and
 // Nobles; they are kept because every legal-move check reads them.
@@ -133,15 +130,7 @@ func New(players int, seed uint64) (State, error) {
 
 func (s *State) dealLevel(l int, r *rng.Rand) {
 	n := int(levelStart[l+1] - levelStart[l])
-	deck := &s.Decks[l]
-	for i := 0; i < n; i++ {
-		deck[i] = levelStart[l] + Card(i)
-	}
-	rng.Shuffle(r, deck[:n])
-	for i := n; i < maxDeckSize; i++ {
-		deck[i] = NoCard
-	}
-	s.DeckSize[l] = uint8(n)
+	s.DeckSize[l] = deck.Deal(s.Decks[l][:], levelStart[l], n, NoCard, r)
 	for slot := 0; slot < MarketSlots; slot++ {
 		s.Market[l][slot] = s.draw(l)
 	}
@@ -162,17 +151,7 @@ func (s *State) revealNobles(n int, r *rng.Rand) {
 }
 
 // draw takes the top card of level l's deck, or NoCard when it is empty.
-func (s *State) draw(l int) Card {
-	n := s.DeckSize[l]
-	if n == 0 {
-		return NoCard
-	}
-	n--
-	c := s.Decks[l][n]
-	s.Decks[l][n] = NoCard
-	s.DeckSize[l] = n
-	return c
-}
+func (s *State) draw(l int) Card { return deck.Draw(s.Decks[l][:], &s.DeckSize[l], NoCard) }
 
 // Over reports whether the game has ended.
 func (s *State) Over() bool { return s.Phase == PhaseOver }

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 	"github.com/stretchr/testify/assert"
 )
 
 func TestReturningTokens(t *testing.T) {
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"over 10: one token per decision until exactly 10", pos("bank=111045", "p0=333000|-|-|-"),
 			[]string{"take white blue green"},
 			pos("bank=000045", "p0=444000|-|-|-", "phase=return")},
@@ -22,10 +23,10 @@ func TestReturningTokens(t *testing.T) {
 			[]string{"reserve L1 deck", "return gold"},
 			pos("p0=222220|-|*6|-", "bank=222225", "decks=5/46/74", "seat=1", "turn=1")},
 	})
-	s := mustParse(t, pos("bank=111043", "p0=222202|-|-|-"))
-	play(t, &s, "take white blue green")
+	s := engine.MustParse(t, pos("bank=111043", "p0=222202|-|-|-"))
+	engine.Play(t, &s, "take white blue green")
 	assert.Equal(t, []string{"return white", "return blue", "return green", "return red", "return gold"},
-		legalLabels(&s), "only held colours can be returned, and nothing else can be done")
+		engine.LegalLabels(&s), "only held colours can be returned, and nothing else can be done")
 }
 
 // Nobles 5 (3 white 3 blue 3 green) and 6 (3 white 3 blue 3 black) both
@@ -34,7 +35,7 @@ var twoNobles = pos("nobles=5.6.0.-.-", "market=11.24.36.22/40.41.42.43/70.71.72
 	"p0=000000|1.2.3.8.9.16.17.18.32.33.34|-|-")
 
 func TestNobles(t *testing.T) {
-	runRuleCases(t, []ruleCase{
+	rulestest.RunRuleCases(t, &engine, []ruleCase{
 		{"several qualify: the seat chooses one", twoNobles, []string{"buy L1 slot1"},
 			pos("nobles=5.6.0.-.-", "market=6.24.36.22/40.41.42.43/70.71.72.73", "decks=5/46/74",
 				"p0=000000|1.2.3.8.9.11.16.17.18.32.33.34|-|-", "phase=noble")},
@@ -60,18 +61,18 @@ func TestNobles(t *testing.T) {
 }
 
 func TestNoblesNeedBonusesNotTokens(t *testing.T) {
-	s := mustParse(t, pos("nobles=0.-.-.-.-", "bank=000045", "p0=440000|-|-|-"))
-	play(t, &s, "reserve L1 slot2")
+	s := engine.MustParse(t, pos("nobles=0.-.-.-.-", "bank=000045", "p0=440000|-|-|-"))
+	engine.Play(t, &s, "reserve L1 slot2")
 	assert.Equal(t, 0, s.Players[0].Nobles.Len())
 	assert.Equal(t, uint8(1), s.Seat)
 }
 
 func TestChooseNobleRefusals(t *testing.T) {
-	s := mustParse(t, twoNobles)
-	play(t, &s, "buy L1 slot1")
-	assert.Equal(t, []string{"noble1", "noble2"}, legalLabels(&s))
-	assertRefused(t, s, "noble3") // noble 0 is on the table but not earned
-	assertRefused(t, s, "take white blue green")
+	s := engine.MustParse(t, twoNobles)
+	engine.Play(t, &s, "buy L1 slot1")
+	assert.Equal(t, []string{"noble1", "noble2"}, engine.LegalLabels(&s))
+	engine.AssertRefused(t, s, "noble3") // noble 0 is on the table but not earned
+	engine.AssertRefused(t, s, "take white blue green")
 }
 
 func TestFinalRound(t *testing.T) {
@@ -89,12 +90,12 @@ func TestFinalRound(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustParse(t, pos(tc.players, leader, market, "seat=1", "turn=1"))
-			play(t, &s, "buy L1 slot1")
+			s := engine.MustParse(t, pos(tc.players, leader, market, "seat=1", "turn=1"))
+			engine.Play(t, &s, "buy L1 slot1")
 			assert.True(t, s.FinalRound)
 			for i := 0; i < tc.moves; i++ {
 				assert.False(t, s.Over(), "the round is not complete yet")
-				play(t, &s, "reserve L3 slot1")
+				engine.Play(t, &s, "reserve L3 slot1")
 			}
 			assert.True(t, s.Over())
 			assert.Equal(t, uint8(0), s.Seat)
@@ -102,16 +103,16 @@ func TestFinalRound(t *testing.T) {
 			var m splendor.ActionSet
 			s.Legal(&m)
 			assert.Zero(t, m.Len(), "no action once the game is over")
-			assertRefused(t, s, "pass")
+			engine.AssertRefused(t, s, "pass")
 		})
 	}
 }
 
 func TestFirstSeatTriggersFinalRoundOthersStillPlay(t *testing.T) {
-	s := mustParse(t, pos("players=3", "p0=004000|44.45.51.57.63|-|-", "market=7.24.36.22/40.41.42.43/70.71.72.73"))
-	play(t, &s, "buy L1 slot1", "take white blue green")
+	s := engine.MustParse(t, pos("players=3", "p0=004000|44.45.51.57.63|-|-", "market=7.24.36.22/40.41.42.43/70.71.72.73"))
+	engine.Play(t, &s, "buy L1 slot1", "take white blue green")
 	assert.False(t, s.Over())
-	play(t, &s, "take white blue green")
+	engine.Play(t, &s, "take white blue green")
 	assert.True(t, s.Over())
 }
 
@@ -131,10 +132,10 @@ func TestWinner(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustParse(t, pos(tc.p0, tc.p1, "seat=1", "turn=1", "final=1",
+			s := engine.MustParse(t, pos(tc.p0, tc.p1, "seat=1", "turn=1", "final=1",
 				"market=6.24.36.22/40.41.42.43/70.71.72.73", "decks=5/46/74", "nobles=-.1.2.-.-"))
 			assert.Zero(t, s.Winners(), "no winner before the end")
-			play(t, &s, "take white blue green")
+			engine.Play(t, &s, "take white blue green")
 			assert.True(t, s.Over())
 			assert.Equal(t, tc.winners, s.Winners())
 		})
@@ -146,27 +147,27 @@ func TestWinner(t *testing.T) {
 var stuck = pos("bank=000005", "p0=000000|-|1.75.45|-", "p1=000000|-|77.76.51|-")
 
 func TestPass(t *testing.T) {
-	s := mustParse(t, stuck)
-	assert.Equal(t, []string{"pass"}, legalLabels(&s))
-	play(t, &s, "pass")
+	s := engine.MustParse(t, stuck)
+	assert.Equal(t, []string{"pass"}, engine.LegalLabels(&s))
+	engine.Play(t, &s, "pass")
 	assert.Equal(t, uint8(1), s.Seat)
 	assert.False(t, s.Over())
-	assertRefused(t, mustParse(t, pos()), "pass") // other actions exist
+	engine.AssertRefused(t, engine.MustParse(t, pos()), "pass") // other actions exist
 }
 
 func TestFullRoundOfPassesBlocksTheGame(t *testing.T) {
-	s := mustParse(t, stuck)
-	play(t, &s, "pass", "pass")
+	s := engine.MustParse(t, stuck)
+	engine.Play(t, &s, "pass", "pass")
 	assert.True(t, s.Over())
 	assert.True(t, s.Blocked())
 	assert.Zero(t, s.Winners(), "a blocked game has no winner")
 }
 
 func TestNobleOnAPassTurnIsNotAPass(t *testing.T) {
-	s := mustParse(t, pos("bank=000005", "nobles=5.-.-.-.-", "passes=1", "seat=1", "turn=1",
+	s := engine.MustParse(t, pos("bank=000005", "nobles=5.-.-.-.-", "passes=1", "seat=1", "turn=1",
 		"market=0.22.13.14/40.41.42.43/70.71.72.73",
 		"p0=000000|-|1.75.45|-", "p1=000000|2.3.4.8.9.10.16.17.18|77.76.51|6"))
-	play(t, &s, "pass")
+	engine.Play(t, &s, "pass")
 	assert.False(t, s.Over())
 	assert.Equal(t, uint8(0), s.Passes)
 	assert.True(t, s.Players[1].Nobles.Has(5))

@@ -100,3 +100,35 @@ func WriteBytes(dst []uint8, words []uint64) {
 		dst[i] = uint8(words[i>>6] >> (i & 63) & 1)
 	}
 }
+
+// Of is a set of ids below 128 of type T, such as an engine's cards: the
+// engines name it (CardSet) and share its methods.
+type Of[T ~uint8] [2]uint64
+
+// Add puts x in the set.
+func (s *Of[T]) Add(x T) { Add(s[:], int(x)) }
+
+// Has reports whether x is in the set.
+func (s *Of[T]) Has(x T) bool { return Has(s[:], int(x)) }
+
+// Len is the number of members.
+func (s *Of[T]) Len() int { return Len(s[:]) }
+
+// Nonzero is the set of the indices of counts that are not zero, bit i for
+// counts[i] (at most 32 counts): the kinds a seat holds, the decks with
+// cards left.
+func Nonzero(counts []uint8) uint32 {
+	var set uint32
+	for i, n := range counts {
+		if n > 0 {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// Only returns the single member of a non-empty set, and whether it is the
+// only one: a choice with a single option needs no decision.
+func Only(set uint32) (int, bool) {
+	return bits.TrailingZeros32(set), set&(set-1) == 0
+}

@@ -58,3 +58,24 @@ func Bit(b bool) int {
 	}
 	return 0
 }
+
+// WriteLevels writes " key=" and the n card levels' lists joined by '/'
+// (a market, a pyramid, the decks); Cards.Levels reads them back.
+func WriteLevels[T any](b *strings.Builder, key string, n int, level func(l int) []T, id func(T) (int, bool)) {
+	b.WriteString(" " + key + "=")
+	for l := 0; l < n; l++ {
+		if l > 0 {
+			b.WriteByte('/')
+		}
+		WriteList(b, level(l), id)
+	}
+}
+
+// Name is names[i], or unknown past them: how a game's small enumerations
+// (gems, phases, abilities) spell themselves.
+func Name(names []string, i int, unknown string) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return unknown
+}

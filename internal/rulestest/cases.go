@@ -1,0 +1,151 @@
+package rulestest
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Position writes states in an engine's notation from a base layout and
+// overrides, so that each case states only the fields that matter.
+type Position struct {
+	Order []string          // the fields, in the notation's order
+	Base  map[string]string // every field's value; "" leaves it out
+	// Omit, if set, also leaves out field key of the text being written.
+	Omit func(fields map[string]string, key string) bool
+}
+
+// Text writes Base with overrides given as "key=value".
+func (p *Position) Text(overrides ...string) string {
+	fields := maps.Clone(p.Base)
+	for _, o := range overrides {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok {
+			panic("override without '=': " + o)
+		}
+		if _, known := fields[k]; !known {
+			panic("unknown field " + k)
+		}
+		fields[k] = v
+	}
+	var parts []string
+	for _, k := range p.Order {
+		if fields[k] != "" && (p.Omit == nil || !p.Omit(fields, k)) {
+			parts = append(parts, k+"="+fields[k])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// With appends overrides to a shared list without aliasing it.
+func With(base []string, more ...string) []string {
+	return append(slices.Clone(base), more...)
+}
+
+// RuleCase is a scripted rule: the state before, the actions by label, and
+// the whole state after. An engine's tests define their own type from it
+// (type ruleCase rulestest.RuleCase), so that vet lets their tables leave
+// out the field names, as it does only for local types.
+type RuleCase struct {
+	Name    string
+	Before  string
+	Actions []string
+	After   string
+}
+
+// RunRuleCases plays each case's actions and compares the whole resulting
+// state with the expected one.
+func RunRuleCases[C ~struct {
+	Name    string
+	Before  string
+	Actions []string
+	After   string
+}, S, M comparable, PS State[S, M], PM ActionSet[M]](t *testing.T, e *Engine[S, M, PS, PM], cases []C) {
+	t.Helper()
+	for _, c := range cases {
+		tc := RuleCase(c)
+		t.Run(tc.Name, func(t *testing.T) {
+			s := e.MustParse(t, tc.Before)
+			e.Play(t, &s, tc.Actions...)
+			after := e.MustParse(t, tc.After)
+			if got, want := PS(&s).String(), PS(&after).String(); got != want {
+				t.Errorf("after %v:\ngot  %s\nwant %s", tc.Actions, got, want)
+			}
+		})
+	}
+}
+
+// LegalCase names actions that must be legal in a state and actions that
+// must not be; tests define their own type from it, as from RuleCase.
+type LegalCase struct {
+	Name, Before string
+	Legal        []string
+	Illegal      []string
+}
+
+// RunLegalCases checks that each legal label is in the mask and each illegal
+// one is neither in the mask nor accepted by Apply.
+func RunLegalCases[C ~struct {
+	Name, Before string
+	Legal        []string
+	Illegal      []string
+}, S, M comparable, PS State[S, M], PM ActionSet[M]](t *testing.T, e *Engine[S, M, PS, PM], cases []C) {
+	t.Helper()
+	for _, c := range cases {
+		tc := LegalCase(c)
+		t.Run(tc.Name, func(t *testing.T) {
+			s := e.MustParse(t, tc.Before)
+			legal := e.LegalLabels(&s)
+			for _, l := range tc.Legal {
+				if !slices.Contains(legal, l) {
+					t.Errorf("%q is not legal: %v", l, legal)
+				}
+			}
+			for _, l := range tc.Illegal {
+				if slices.Contains(legal, l) {
+					t.Errorf("%q is legal: %v", l, legal)
+				}
+				e.AssertRefused(t, s, l)
+			}
+		})
+	}
+}
+
+// AssertRefused checks that the action labelled label is an error that
+// leaves the state exactly as it was.
+func (e *Engine[S, M, PS, PM]) AssertRefused(t testing.TB, s S, label string) {
+	t.Helper()
+	before := s
+	err := PS(&s).Apply(e.Index(t, label))
+	if !errors.Is(err, e.ErrIllegal) {
+		t.Errorf("%q: Apply = %v, want %v", label, err, e.ErrIllegal)
+	}
+	if s != before {
+		t.Errorf("a refused %q changed the state:\nbefore %s\nafter  %s", label, PS(&before), PS(&s))
+	}
+}
+
+// RefusesNotation checks that Parse refuses each text, by its name.
+func (e *Engine[S, M, PS, PM]) RefusesNotation(t *testing.T, bad map[string]string) {
+	t.Helper()
+	for name, text := range bad {
+		if _, err := e.Parse(text); !errors.Is(err, e.ErrNotation) {
+			t.Errorf("%s: Parse(%q) = %v, want %v", name, text, err, e.ErrNotation)
+		}
+	}
+}
+
+// ReadsBack checks that Parse reads s's notation back to s.
+func (e *Engine[S, M, PS, PM]) ReadsBack(t testing.TB, s S) {
+	t.Helper()
+	text := PS(&s).String()
+	back, err := e.Parse(text)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", text, err)
+	}
+	if back != s {
+		t.Fatalf("Parse(String()) differs from the live state %s:\n%s", text, PS(&back))
+	}
+}

@@ -1,0 +1,47 @@
+package rulestest
+
+import (
+	"errors"
+	"testing"
+)
+
+// CheckApply applies index i to s and holds Apply to its contract against
+// the legal set computed beforehand: it succeeds exactly for the legal
+// indices, and a rejected index wraps ErrIllegal and changes nothing (the
+// server relies on that to reject a whole batch without side effects).
+func (e *Engine[S, M, PS, PM]) CheckApply(t testing.TB, s *S, i int) {
+	t.Helper()
+	legal := e.Legal(s)
+	before := *s
+	wasLegal := i >= 0 && i < e.NumActions && PM(&legal).Has(i)
+	err := PS(s).Apply(i)
+	switch {
+	case err == nil && !wasLegal:
+		t.Fatalf("Apply(%d) succeeded but it was not legal in %s", i, PS(&before))
+	case err != nil && wasLegal:
+		t.Fatalf("Apply(%d) = %v but it was legal in %s", i, err, PS(&before))
+	case err != nil && !errors.Is(err, e.ErrIllegal):
+		t.Fatalf("Apply(%d) = %v, which does not wrap %v", i, err, e.ErrIllegal)
+	case err != nil && *s != before:
+		t.Fatalf("rejected Apply(%d) changed the state:\nbefore %s\nafter  %s", i, PS(&before), PS(s))
+	}
+}
+
+// CheckParsed holds Parse to its contract for any text: it never panics,
+// and a state it accepts reads back exactly, with a legal action unless the
+// game is over.
+func (e *Engine[S, M, PS, PM]) CheckParsed(t *testing.T, text string) {
+	t.Helper()
+	s, err := e.Parse(text)
+	if err != nil {
+		return
+	}
+	back, err := e.Parse(PS(&s).String())
+	if err != nil || back != s {
+		t.Fatalf("accepted %q but its notation %q reads back as %v, %v", text, PS(&s), PS(&back), err)
+	}
+	m := e.Legal(&s)
+	if PS(&s).Over() != (PM(&m).Len() == 0) {
+		t.Fatalf("parsed state %s: mask emptiness vs game over", PS(&s))
+	}
+}

@@ -1,0 +1,109 @@
+package rulestest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// Simulate plays each dealt game to the end with uniformly random legal
+// decisions drawn from rng.New(seed+1000), seed being the game's index in
+// games, and calls check before every decision and on the final state.
+func (e *Engine[S, M, PS, PM]) Simulate(t *testing.T, games []S, check func(t *testing.T, s *S)) {
+	t.Helper()
+	for seed, s := range games {
+		r := rng.New(uint64(seed) + 1000)
+		for n := 0; !PS(&s).Over(); n++ {
+			if n >= maxPlaythrough {
+				t.Fatalf("game %d does not end", seed)
+			}
+			check(t, &s)
+			if err := PS(&s).Apply(e.Random(&s, &r)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(t, &s)
+	}
+}
+
+// CheckInvariants holds what every engine promises in every state: Check
+// accepts it, the notation reads it back, the mask is exactly the set of
+// indices Apply accepts and is empty exactly when the game is over, a
+// refused action changes nothing, and playing on a clone leaves the
+// original as it was.
+func (e *Engine[S, M, PS, PM]) CheckInvariants(t *testing.T, s *S) {
+	t.Helper()
+	if err := PS(s).Check(); err != nil {
+		t.Fatalf("Check in %s: %v", PS(s), err)
+	}
+	e.ReadsBack(t, *s)
+	text := PS(s).String()
+	m := e.Legal(s)
+	if PS(s).Over() != (PM(&m).Len() == 0) {
+		t.Fatalf("mask emptiness vs game over in %s", PS(s))
+	}
+	for i := 0; i < e.NumActions; i++ {
+		c := *s
+		err := PS(&c).Apply(i)
+		if PM(&m).Has(i) != (err == nil) {
+			t.Fatalf("%q: mask %v, apply error %v in %s", e.Label(i), PM(&m).Has(i), err, PS(s))
+		}
+		if err != nil && c != *s {
+			t.Fatalf("refused %q changed the state %s", e.Label(i), PS(s))
+		}
+	}
+	if PS(s).String() != text {
+		t.Fatalf("playing on clones changed the original %s", text)
+	}
+}
+
+// CheckAcceptsPlayedStates: every state of the games, played with random
+// decisions drawn from rng.New(seed+7), passes Check, as does its notation
+// parsed back.
+func (e *Engine[S, M, PS, PM]) CheckAcceptsPlayedStates(t *testing.T, games []S) {
+	for seed, s := range games {
+		r := rng.New(uint64(seed) + 7)
+		for n := 0; ; n++ {
+			if n >= maxPlaythrough {
+				t.Fatalf("game %d does not end", seed)
+			}
+			e.checkAccepted(t, s)
+			if PS(&s).Over() {
+				break
+			}
+			if err := PS(&s).Apply(e.Random(&s, &r)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func (e *Engine[S, M, PS, PM]) checkAccepted(t *testing.T, s S) {
+	t.Helper()
+	if err := PS(&s).Check(); err != nil {
+		t.Fatalf("Check in %s: %v", PS(&s), err)
+	}
+	parsed := e.MustParse(t, PS(&s).String())
+	if err := PS(&parsed).Check(); err != nil {
+		t.Fatalf("Check of the parsed %s: %v", PS(&s), err)
+	}
+}
+
+// CheckRefuses applies each fault, by name, to base, which Check accepts,
+// and requires Check's error to contain what the fault returns.
+func (e *Engine[S, M, PS, PM]) CheckRefuses(t *testing.T, base S, faults map[string]func(s *S) string) {
+	if err := PS(&base).Check(); err != nil {
+		t.Fatalf("Check of the base state %s: %v", PS(&base), err)
+	}
+	for name, edit := range faults {
+		t.Run(name, func(t *testing.T) {
+			s := base
+			want := edit(&s)
+			err := PS(&s).Check()
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("Check = %v, want an error containing %q", err, want)
+			}
+		})
+	}
+}
