@@ -3,6 +3,7 @@ package splendorenv
 import (
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -13,15 +14,18 @@ type game splendor.State
 
 func (g *game) state() *splendor.State { return (*splendor.State)(g) }
 
-func (g *game) ToPlay() int            { return int(g.Seat) }
-func (g *game) Over() bool             { return g.state().Over() }
-func (g *game) Blocked() bool          { return g.state().Blocked() }
-func (g *game) Winners() uint8         { return g.state().Winners() }
-func (g *game) Seats() int             { return int(g.NumPlayers) }
-func (g *game) Turns() uint32          { return g.Turn }
-func (g *game) Points(seat int) int    { return int(g.Players[seat].Points) }
-func (g *game) Apply(action int) error { return g.state().Apply(action) }
-func (g *game) String() string         { return g.state().String() }
+func (g *game) ToPlay() int         { return int(g.Seat) }
+func (g *game) Over() bool          { return g.state().Over() }
+func (g *game) Blocked() bool       { return g.state().Blocked() }
+func (g *game) Winners() uint8      { return g.state().Winners() }
+func (g *game) Seats() int          { return int(g.NumPlayers) }
+func (g *game) Points(seat int) int { return int(g.Players[seat].Points) }
+func (g *game) String() string      { return g.state().String() }
+
+func (g *game) Apply(action int) (turnbased.Progress, error) {
+	err := g.state().Apply(action)
+	return turnbased.Progress{ToPlay: int(g.Seat), Turns: g.Turn, Over: g.state().Over()}, err
+}
 
 func (g *game) WriteMask(mask []uint8) {
 	var legal splendor.ActionSet

@@ -19,14 +19,13 @@ type Env[S any, G Rules[S]] struct {
 	bots      [bots.MaxSeats]rng.Rand // each bot's stream
 	rewards   [bots.MaxSeats]float32
 	potential [bots.MaxSeats]float32 // score_diff shaping, at the client's last decision
-	// The game's seat to play and end, as of its last change (sync): the
-	// step path asks for them a dozen times, and each question would be a
-	// call through the generic dictionary.
+	// The game's seat to play and end, as of its last change (Progress):
+	// the step path asks for them a dozen times.
 	toPlay int
 	over   bool
 }
 
-// sync reads the seat to play and the end after the game changed.
+// sync reads the seat to play and the end of a game put on the table.
 func (e *Env[S, G]) sync() {
 	g := e.rules()
 	e.toPlay, e.over = g.ToPlay(), g.Over()
@@ -70,13 +69,13 @@ func (e *Env[S, G]) Step(action int) error {
 }
 
 func (e *Env[S, G]) apply(action int) error {
-	g := e.rules()
 	seat := e.toPlay
-	if err := g.Apply(action); err != nil {
+	p, err := e.rules().Apply(action)
+	if err != nil {
 		return err
 	}
-	e.sync()
-	e.seats.Played(seat, g.Turns(), e.over)
+	e.toPlay, e.over = p.ToPlay, p.Over
+	e.seats.Played(seat, p.Turns, p.Over)
 	return nil
 }
 

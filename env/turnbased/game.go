@@ -19,13 +19,11 @@ import (
 // not an interface value), so it stays allocation-free.
 type Rules[S any] interface {
 	bots.Game[S]
-	// Apply plays action for the seat to play; an illegal one is refused
-	// and changes nothing.
-	Apply(action int) error
+	// Apply plays action for the seat to play and says where the game
+	// stands after it; an illegal one is refused and changes nothing.
+	Apply(action int) (Progress, error)
 	// Seats is the number of players at the table.
 	Seats() int
-	// Turns is the number of completed turns, for the turn limit.
-	Turns() uint32
 	// Blocked reports a game over because nobody can ever act again: no
 	// result of play, so the env reports it as truncated.
 	Blocked() bool
@@ -45,6 +43,16 @@ type Rules[S any] interface {
 	// String is the game in the engine's notation, hidden information
 	// included.
 	String() string
+}
+
+// Progress is where a game stands after a decision. The env asks it once
+// per decision: a call through a type parameter's methods is an indirect
+// call (Go shares one instance of generic code per shape), so the step path
+// asks few questions.
+type Progress struct {
+	ToPlay int    // the seat to decide next
+	Turns  uint32 // completed turns, for the turn limit
+	Over   bool
 }
 
 // Game is a game's description: what is fixed for its env id. Register

@@ -66,7 +66,6 @@ func (s *State) draw() uint8 {
 
 func (s *State) ToPlay() int         { return int(s.Seat) }
 func (s *State) Seats() int          { return int(s.Players) }
-func (s *State) Turns() uint32       { return s.Turn }
 func (s *State) Blocked() bool       { return false }
 func (s *State) Points(seat int) int { return int(s.Scores[seat]) }
 func (s *State) Over() bool          { return s.Hands == [3][hand]uint8{} }
@@ -98,11 +97,11 @@ func (s *State) WriteMask(mask []uint8) {
 	}
 }
 
-func (s *State) Play(a int) { _ = s.Apply(a) }
+func (s *State) Play(a int) { s.Apply(a) }
 
-func (s *State) Apply(a int) error {
+func (s *State) Apply(a int) (turnbased.Progress, error) {
 	if a < 0 || a >= hand || s.Hands[s.Seat][a] == 0 {
-		return errors.New("no card in that slot")
+		return turnbased.Progress{}, errors.New("no card in that slot")
 	}
 	c := &s.Hands[s.Seat][a]
 	if *c > s.Last {
@@ -113,7 +112,7 @@ func (s *State) Apply(a int) error {
 	for s.Seat = (s.Seat + 1) % s.Players; !s.Over() && s.Hands[s.Seat] == [hand]uint8{}; {
 		s.Seat = (s.Seat + 1) % s.Players
 	}
-	return nil
+	return turnbased.Progress{ToPlay: int(s.Seat), Turns: s.Turn, Over: s.Over()}, nil
 }
 
 func (s *State) Random(r *rng.Rand) int {
