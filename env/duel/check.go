@@ -20,7 +20,7 @@ func (s *State) Check() error {
 	if s.Seat >= NumPlayers {
 		return fmt.Errorf("seat %d", s.Seat)
 	}
-	for _, check := range []func() error{s.checkTokens, s.checkCards, s.checkPrivilegesAndRoyals, s.checkScores, s.checkPayment} {
+	for _, check := range []func() error{s.checkTokens, s.checkCards, s.checkPrivilegesAndRoyals, s.checkScores, s.checkPayment, s.checkEnd} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -166,6 +166,30 @@ func (s *State) checkScores() error {
 		case colourPoints != p.ColourPoints:
 			return fmt.Errorf("seat %d: colour points %v, cards give %v", i, p.ColourPoints, colourPoints)
 		}
+	}
+	return nil
+}
+
+// checkEnd: the game is over exactly when the seat to act met a victory
+// condition at the end of its turn, or both seats passed in turn; the
+// opponent of the seat to act never has, and a turn only goes on past a
+// victory through the decisions of the purchase that brought it. A game not
+// over thus has a decision left, and one over has its winner.
+func (s *State) checkEnd() error {
+	if v := s.Players[1-s.Seat].Victory(); v != 0 {
+		return fmt.Errorf("seat %d, not to act, has won by %s", 1-s.Seat, v)
+	}
+	won := s.Players[s.Seat].Victory() != 0
+	blocked := s.Passes >= NumPlayers
+	switch {
+	case s.Over() && !won && !blocked:
+		return fmt.Errorf("phase over but seat %d has not won and the game is not blocked", s.Seat)
+	case s.Over() && (s.Again || s.Replenished):
+		return fmt.Errorf("phase over with again=%v, replenished=%v", s.Again, s.Replenished)
+	case !s.Over() && blocked:
+		return fmt.Errorf("%d passes in a row but the game goes on", s.Passes)
+	case won && (s.Phase == PhaseMain || s.Phase == PhaseReserve):
+		return fmt.Errorf("seat %d has won but the game goes on in phase %s", s.Seat, s.Phase)
 	}
 	return nil
 }

@@ -69,3 +69,15 @@ func FuzzParse(f *testing.F) {
 	f.Add(pos(choose, "phase=pay", "pending=29:000301", "p0=0003011|0|-|*23|-"))
 	f.Fuzz(engine.CheckParsed)
 }
+
+// FuzzCheckedState mutates the notation of states reached in play: any text
+// that Parse and Check accept must be safe for every op (see
+// rulestest.CheckSafe).
+func FuzzCheckedState(f *testing.F) {
+	for _, choose := range []bool{false, true} {
+		for _, text := range engine.Seeds(deals(3, choose)) {
+			f.Add(text)
+		}
+	}
+	f.Fuzz(engine.CheckSafe)
+}

@@ -2,6 +2,7 @@ package splendor
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/splendor-rl/splendor/internal/deck"
 )
@@ -19,7 +20,7 @@ func (s *State) Check() error {
 	if s.NumPlayers < MinPlayers || s.NumPlayers > MaxPlayers {
 		return fmt.Errorf("%d players", s.NumPlayers)
 	}
-	for _, check := range []func() error{s.checkTokens, s.checkCards, s.checkNobles, s.checkScores, s.checkPayment} {
+	for _, check := range []func() error{s.checkTokens, s.checkCards, s.checkNobles, s.checkScores, s.checkDecision, s.checkTurn} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -141,6 +142,55 @@ func (s *State) checkScores() error {
 		if bonus != p.Bonus {
 			return fmt.Errorf("seat %d: bonuses %v, cards give %v", i, p.Bonus, bonus)
 		}
+	}
+	return nil
+}
+
+// checkDecision: the phase is a decision the seat to act can make. Parse
+// refuses a state that fails it too, so that a parsed game that is not over
+// always has a legal action.
+func (s *State) checkDecision() error {
+	if int(s.Seat) >= int(s.NumPlayers) {
+		return fmt.Errorf("seat %d of %d", s.Seat, s.NumPlayers)
+	}
+	p := &s.Players[s.Seat]
+	switch s.Phase {
+	case PhaseReturn:
+		if p.Tokens.Total() <= TokenLimit {
+			return fmt.Errorf("phase return but seat %d holds %d tokens", s.Seat, p.Tokens.Total())
+		}
+	case PhaseChooseNoble:
+		if bits.OnesCount8(s.qualifying(p)) < 2 {
+			return fmt.Errorf("phase noble but seat %d does not qualify for several nobles", s.Seat)
+		}
+	}
+	return s.checkPayment()
+}
+
+// checkTurn: the seats take turns in order from seat 0; the final round
+// starts exactly when a seat ends its turn at 15 points; and the game is
+// over exactly when a round is complete in it or a whole round passed. A
+// game not over thus has a decision left, and one over has its winners.
+func (s *State) checkTurn() error {
+	if uint32(s.Seat) != s.Turn%uint32(s.NumPlayers) {
+		return fmt.Errorf("seat %d to act after %d turns", s.Seat, s.Turn)
+	}
+	ended := s.Passes >= s.NumPlayers || s.FinalRound && s.Seat == 0
+	if s.Over() != ended {
+		return fmt.Errorf("phase %s with final=%v, seat %d and %d passes", s.Phase, s.FinalRound, s.Seat, s.Passes)
+	}
+	reached := false
+	for i := 0; i < int(s.NumPlayers); i++ {
+		if s.Players[i].Points < WinningScore {
+			continue
+		}
+		reached = true
+		if inTurn := i == int(s.Seat) && s.Phase != PhaseMain && !s.Over(); !s.FinalRound && !inTurn {
+			return fmt.Errorf("seat %d ended a turn at %d points but the final round has not started", i, s.Players[i].Points)
+		}
+	}
+	if s.FinalRound && !reached {
+		return fmt.Errorf("final round but no seat has %d points", WinningScore)
 	}
 	return nil
 }

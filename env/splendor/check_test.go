@@ -2,6 +2,7 @@ package splendor_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
@@ -67,4 +68,39 @@ func total(s *splendor.State, g splendor.Gem) int {
 		n += int(s.Players[i].Tokens[g])
 	}
 	return n
+}
+
+// TestCheckRefusesPhasesThePositionContradicts: the seats take turns in
+// order; the final round starts exactly when a seat ends its turn at 15;
+// and a game is over exactly when a round is complete in it or a whole
+// round passed. Otherwise a game over mid-game would have no legal action
+// and no winner.
+func TestCheckRefusesPhasesThePositionContradicts(t *testing.T) {
+	mid := midgame(3, 30)
+	over := func(s *splendor.State) string { s.Phase = splendor.PhaseOver; return "phase over" }
+	engine.CheckRefuses(t, mid, map[string]func(s *splendor.State) string{
+		"over mid-game":              over,
+		"a round of passes not over": func(s *splendor.State) string { s.Passes = 2; return "phase main" },
+		"seat out of turn":           func(s *splendor.State) string { s.Turn++; return "after 23 turns" },
+		"final round, nobody at 15": func(s *splendor.State) string {
+			s.FinalRound, s.Seat, s.Turn = true, 1, 31 // seat 0 would end the game
+			return "final round but"
+		},
+	})
+	final := engine.Reach(t, deals(2, 20, false), func(s *splendor.State) bool {
+		return s.FinalRound && s.Phase == splendor.PhaseMain
+	})
+	engine.CheckRefuses(t, final, map[string]func(s *splendor.State) string{
+		"over before the round is complete": over,
+		"at 15 without the final round": func(s *splendor.State) string {
+			s.FinalRound = false
+			return "but the final round has not started"
+		},
+	})
+	ended := engine.Reach(t, deals(2, 20, false), func(s *splendor.State) bool { return s.Over() && !s.Blocked() })
+	engine.CheckRefuses(t, ended, map[string]func(s *splendor.State) string{
+		"main after the final round": func(s *splendor.State) string { s.Phase = splendor.PhaseMain; return "phase main" },
+	})
+	text := strings.Replace(mid.String(), "phase=main", "phase=over", 1)
+	engine.CheckRefusesText(t, map[string]string{"the probe of issue 22": text})
 }

@@ -72,3 +72,15 @@ func FuzzParse(f *testing.F) {
 	f.Add(choosing(paying1, "phase=pay", "buying=1:03000", "p0=030001|-|-|-"))
 	f.Fuzz(engine.CheckParsed)
 }
+
+// FuzzCheckedState mutates the notation of states reached in play: any text
+// that Parse and Check accept must be safe for every op (see
+// rulestest.CheckSafe).
+func FuzzCheckedState(f *testing.F) {
+	for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
+		for _, text := range engine.Seeds(deals(players, 2, players == 3)) {
+			f.Add(text)
+		}
+	}
+	f.Fuzz(engine.CheckSafe)
+}

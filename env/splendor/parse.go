@@ -2,7 +2,6 @@ package splendor
 
 import (
 	"fmt"
-	"math/bits"
 	"strings"
 
 	"github.com/splendor-rl/splendor/internal/notation"
@@ -94,37 +93,12 @@ func (p *parser) payment(s *State) {
 	}
 }
 
-// checkPhase refuses a phase that contradicts the seat's holdings, so that a
-// parsed game that is not over always has a legal action.
+// checkPhase refuses a phase that contradicts the seat's holdings (see
+// State.checkDecision), so that a parsed game that is not over always has a
+// legal action.
 func (p *parser) checkPhase(s *State) {
-	pl := &s.Players[s.Seat]
-	switch s.Phase {
-	case PhasePay:
-		p.checkPay(s, pl)
-	case PhaseReturn:
-		if pl.Tokens.Total() <= TokenLimit {
-			p.Fail("phase return but seat %d holds %d tokens", s.Seat, pl.Tokens.Total())
-		}
-	case PhaseChooseNoble:
-		if bits.OnesCount8(s.qualifying(pl)) < 2 {
-			p.Fail("phase noble but seat %d does not qualify for several nobles", s.Seat)
-		}
-	}
-}
-
-// checkPay refuses a payment with nothing to decide: phase pay needs the
-// payment choice, gold in hand and gems due that the seat holds.
-func (p *parser) checkPay(s *State, pl *Player) {
-	if !s.ChoosePayment {
-		p.Fail("phase pay in a game without %s", choosePaymentField)
-	}
-	if pl.Tokens[Gold] == 0 || s.Due == ([NumColours]uint8{}) {
-		p.Fail("phase pay but seat %d has no gold or owes nothing", s.Seat)
-	}
-	for g := White; g <= Black; g++ {
-		if s.Due[g] > pl.Tokens[g] {
-			p.Fail("phase pay: %d %s due but seat %d holds %d", s.Due[g], g, s.Seat, pl.Tokens[g])
-		}
+	if err := s.checkDecision(); err != nil {
+		p.Fail("%v", err)
 	}
 }
 

@@ -107,3 +107,37 @@ func (e *Engine[S, M, PS, PM]) CheckRefuses(t *testing.T, base S, faults map[str
 		})
 	}
 }
+
+// CheckRefusesText requires that each text, by name, is refused by Parse or
+// by Check: a state that passes both must be safe for every op, so every
+// phase the position contradicts must be caught by one of them.
+func (e *Engine[S, M, PS, PM]) CheckRefusesText(t *testing.T, texts map[string]string) {
+	for name, text := range texts {
+		s, err := e.Parse(text)
+		if err == nil {
+			err = PS(&s).Check()
+		}
+		if err == nil {
+			t.Errorf("%s: Parse and Check accept %s", name, text)
+		}
+	}
+}
+
+// Reach plays the games with random decisions, as Simulate does, and
+// returns the first state for which want holds, failing the test if none.
+func (e *Engine[S, M, PS, PM]) Reach(t *testing.T, games []S, want func(s *S) bool) S {
+	t.Helper()
+	for seed, s := range games {
+		r := rng.New(uint64(seed) + 1000)
+		for !want(&s) && !PS(&s).Over() {
+			if err := PS(&s).Apply(e.Random(&s, &r)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want(&s) {
+			return s
+		}
+	}
+	t.Fatalf("no game reached the state wanted")
+	return games[0]
+}
