@@ -10,7 +10,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from .errors import BadShape, IllegalAction, SplendorError
 from .render import check_render_mode, render_frames, render_human
 from .seeds import check_seed, seed_list
-from .vector import SplendorVectorEnv, check_num_envs, check_reset_options, setup_spaces
+from .vector import Pipelined, SplendorVectorEnv, check_num_envs, check_reset_options, setup_spaces
 
 MASK64 = 2**64 - 1
 
@@ -31,7 +31,7 @@ def split(num_envs: int, shards: int) -> list[int]:
     return [num_envs // shards + (k < num_envs % shards) for k in range(shards)]
 
 
-class ShardedVectorEnv(VectorEnv):
+class ShardedVectorEnv(Pipelined, VectorEnv):
     """`num_envs` envs spread over the servers at `urls` in contiguous blocks (shard k holds envs lo_k…hi_k−1,
     the blocks as even as possible), each shard a `SplendorVectorEnv` with its own connection. Everything a
     `SplendorVectorEnv` offers works alike, with the same seeds: env i is dealt as env i of one server would be
@@ -86,12 +86,6 @@ class ShardedVectorEnv(VectorEnv):
         joined = self._joined_batch()
         render_human(self)
         return joined
-
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        self.send(actions)
-        result = self.recv()
-        render_human(self)
-        return result
 
     def send(self, actions: Any) -> None:
         """Send each shard its envs' actions without waiting: compute something else, then `recv`."""

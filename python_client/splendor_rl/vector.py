@@ -97,7 +97,17 @@ def lost_hint(server: LocalServer | None, reconnect: bool) -> str:
             "reconnect=True starts a new one and plays on")
 
 
-class SplendorVectorEnv(SearchOps, VectorEnv):
+class Pipelined:
+    """`step` as `send` then `recv` (which the vector env defines), rendered in "human" mode."""
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        self.send(actions)
+        result = self.recv()
+        render_human(self)
+        return result
+
+
+class SplendorVectorEnv(SearchOps, Pipelined, VectorEnv):
     """`num_envs` envs of `env_id` stepped together by the server.
 
     Observations are read-only numpy views of the reply (no copy). `infos` carries `action_mask` (bool,
@@ -184,12 +194,6 @@ class SplendorVectorEnv(SearchOps, VectorEnv):
         obs, _, _, _, infos = self._unpack(reply, acting=None)
         infos["reconnected"] = np.ones(self.num_envs, dtype=bool)
         return obs, infos
-
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        self.send(actions)
-        result = self.recv()
-        render_human(self)
-        return result
 
     def send(self, actions: Any) -> None:
         """Send a step without waiting for it: compute something else, then `recv`."""
