@@ -36,12 +36,7 @@ func Register(g Game) {
 func IDs() []string {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
-	ids := make([]string, 0, len(registry))
-	for id := range registry {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return idsLocked()
 }
 
 func lookup(id string) (Game, error) {

@@ -37,12 +37,9 @@ func (v *Vector) States(ids []int) ([]string, error) {
 // SetStates loads states[k] into env ids[k]: every state is checked before
 // any is loaded, so a refused call changes nothing.
 func (v *Vector) SetStates(ids []int, states []string) error {
-	ids = v.idsOrAll(ids)
-	if err := v.checkIDs(ids); err != nil {
+	ids, err := v.rows(ids, len(states), "states")
+	if err != nil {
 		return err
-	}
-	if len(states) != len(ids) {
-		return fmt.Errorf("%w: %d states for %d envs", ErrBadShape, len(states), len(ids))
 	}
 	loaded := make([]Env, len(ids))
 	rows := make([]rowState, len(ids))
@@ -62,12 +59,9 @@ func (v *Vector) SetStates(ids []int, states []string) error {
 // Determinize redeals, in each env of ids, everything its seat to play
 // cannot see, from seeds[k]: what information-set search samples.
 func (v *Vector) Determinize(ids []int, seeds []uint64) error {
-	ids = v.idsOrAll(ids)
-	if err := v.checkIDs(ids); err != nil {
+	ids, err := v.rows(ids, len(seeds), "seeds")
+	if err != nil {
 		return err
-	}
-	if len(seeds) != len(ids) {
-		return fmt.Errorf("%w: %d seeds for %d envs", ErrBadShape, len(seeds), len(ids))
 	}
 	for k, i := range ids {
 		r, ok := v.envs[i].(Resampler)
@@ -176,6 +170,19 @@ func (v *Vector) idsOrAll(ids []int) []int {
 		all[i] = i
 	}
 	return all
+}
+
+// rows is ids (nil: every env) checked, given a list of n values (what) for
+// them.
+func (v *Vector) rows(ids []int, n int, what string) ([]int, error) {
+	ids = v.idsOrAll(ids)
+	if err := v.checkIDs(ids); err != nil {
+		return nil, err
+	}
+	if n != len(ids) {
+		return nil, fmt.Errorf("%w: %d %s for %d envs", ErrBadShape, n, what, len(ids))
+	}
+	return ids, nil
 }
 
 // checkIDs refuses an env index out of range or listed twice.

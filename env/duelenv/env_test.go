@@ -5,6 +5,7 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,12 +14,7 @@ import (
 // Env is a splendor-duel-v1 env on its own.
 type Env = turnbased.Env[game, *game]
 
-func makeEnv(t *testing.T, opts env.Options) *Env {
-	t.Helper()
-	e, err := turnbased.New(Game, opts)
-	require.NoError(t, err)
-	return e
-}
+func makeEnv(t *testing.T, opts env.Options) *Env { return envtest.NewEnv(t, Game, opts) }
 
 // greedyWinRate plays n games of the greedy bot (the client's seat, drawn
 // per episode) against the random bot.

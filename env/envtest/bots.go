@@ -3,6 +3,10 @@ package envtest
 import (
 	"testing"
 
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/turnbased"
+	"github.com/stretchr/testify/require"
+
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -63,3 +67,11 @@ func NewBot[S any, G bots.Game[S]](kind string, seed uint64) *Bot[S, G] {
 
 // Act is the bot's choice in s.
 func (b *Bot[S, G]) Act(s G) int { return b.players.Act(b.spec, &b.r, (*S)(s)) }
+
+// NewEnv is one env of game g with opts, for a game package's own tests.
+func NewEnv[S any, G turnbased.Rules[S]](t *testing.T, g *turnbased.Game[S, G], opts env.Options) *turnbased.Env[S, G] {
+	t.Helper()
+	e, err := turnbased.New(g, opts)
+	require.NoError(t, err)
+	return e
+}

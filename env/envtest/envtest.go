@@ -38,18 +38,19 @@ func (c Case) withDefaults() Case {
 // Run runs every check of the suite on c.
 func Run(t *testing.T, c Case) {
 	c = c.withDefaults()
-	t.Run("RandomSimulation", func(t *testing.T) { randomSimulation(t, c) })
-	t.Run("SameSeedSameTrajectory", func(t *testing.T) { sameSeedSameTrajectory(t, c) })
-	t.Run("AutoresetModes", func(t *testing.T) { autoresetModes(t, c) })
-	t.Run("Float32MatchesUint8", func(t *testing.T) { float32MatchesUint8(t, c) })
-	t.Run("HiddenInformation", func(t *testing.T) { hiddenInformation(t, c) })
-	t.Run("ViewsHideWhatSeatsCannotSee", func(t *testing.T) { viewsHideWhatSeatsCannotSee(t, c) })
-	t.Run("IllegalActionsChangeNothing", func(t *testing.T) { illegalActionsChangeNothing(t, c) })
-	t.Run("StateRoundTrip", func(t *testing.T) { stateRoundTrip(t, c) })
-	t.Run("ForkCopiesEnvs", func(t *testing.T) { forkCopiesEnvs(t, c) })
-	t.Run("BadStatesChangeNothing", func(t *testing.T) { badStatesChangeNothing(t, c) })
-	t.Run("DeterminizeKeepsTheView", func(t *testing.T) { determinizeKeepsTheView(t, c) })
-	t.Run("BotActionsAreLegalAndSeeded", func(t *testing.T) { botActionsAreLegalAndSeeded(t, c) })
+	for _, check := range []struct {
+		name string
+		run  func(*testing.T, Case)
+	}{
+		{"RandomSimulation", randomSimulation}, {"SameSeedSameTrajectory", sameSeedSameTrajectory},
+		{"AutoresetModes", autoresetModes}, {"Float32MatchesUint8", float32MatchesUint8},
+		{"HiddenInformation", hiddenInformation}, {"ViewsHideWhatSeatsCannotSee", viewsHideWhatSeatsCannotSee},
+		{"IllegalActionsChangeNothing", illegalActionsChangeNothing}, {"StateRoundTrip", stateRoundTrip},
+		{"ForkCopiesEnvs", forkCopiesEnvs}, {"BadStatesChangeNothing", badStatesChangeNothing},
+		{"DeterminizeKeepsTheView", determinizeKeepsTheView}, {"BotActionsAreLegalAndSeeded", botActionsAreLegalAndSeeded},
+	} {
+		t.Run(check.name, func(t *testing.T) { check.run(t, c) })
+	}
 }
 
 func makeVector(t *testing.T, c Case, seed uint64, extra env.Options) *env.Vector {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
@@ -13,12 +14,7 @@ import (
 // Env is a splendor-v1 env on its own.
 type Env = turnbased.Env[game, *game]
 
-func makeEnv(t *testing.T, opts env.Options) *Env {
-	t.Helper()
-	e, err := turnbased.New(Game, opts)
-	require.NoError(t, err)
-	return e
-}
+func makeEnv(t *testing.T, opts env.Options) *Env { return envtest.NewEnv(t, Game, opts) }
 
 func label(t *testing.T, l string) int {
 	i, err := splendor.ParseAction(l)
