@@ -12,6 +12,7 @@ import (
 	_ "github.com/splendor-rl/splendor/env/duelenv"
 	"github.com/splendor-rl/splendor/env/envtest"
 	_ "github.com/splendor-rl/splendor/env/splendorenv"
+	_ "github.com/splendor-rl/splendor/env/turnbased/climb"
 	"github.com/splendor-rl/splendor/internal/golden"
 	"github.com/stretchr/testify/require"
 )
