@@ -36,6 +36,9 @@ type Env interface {
 	// Status reports whether the episode ended by the rules (terminated) or
 	// was cut short (truncated: turn limit, a blocked game).
 	Status() (terminated, truncated bool)
+	// Report is Observe (obs nil: none), Mask, Rewards (nil: none), ToPlay
+	// and Status in one call: what the step path asks after every step.
+	Report(obs, mask []uint8, rewards []float32) (toPlay int, terminated, truncated bool)
 }
 
 // Cloner is implemented by envs that can copy themselves, for search and for

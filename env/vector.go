@@ -313,10 +313,8 @@ func (v *Vector) step(i int) {
 		panic(fmt.Sprintf("env: validated action refused: %v", err)) // validate and Mask disagree: a bug
 	}
 	players := v.Spec.Players
-	e.Rewards(v.Rewards[i*players : (i+1)*players])
-	term, trunc := e.Status()
+	term, trunc := v.report(i, v.Rewards[i*players:(i+1)*players])
 	v.Terminated[i], v.Truncated[i] = term, trunc
-	v.observe(i)
 	if term || trunc {
 		v.end(i)
 	}
@@ -390,12 +388,21 @@ func (v *Vector) row(obs []uint8, i int) []uint8 {
 
 // observe writes env i's observation (and its float32 copy when the env
 // serves float32), mask and seat to play into row i.
-func (v *Vector) observe(i int) {
+func (v *Vector) observe(i int) { v.report(i, nil) }
+
+// report is observe, with the env's rewards written into rewards (nil:
+// none); it returns the episode's status.
+func (v *Vector) report(i int, rewards []float32) (terminated, truncated bool) {
 	e := v.envs[i]
 	row := v.row(v.Obs, i)
-	if len(v.Spec.ObsShape) == 1 { // games observe in one dimension: a leading axis is obs_seats "all"
-		e.Observe(row)
-	} else {
+	one := len(v.Spec.ObsShape) == 1 // games observe in one dimension: a leading axis is obs_seats "all"
+	obs := row
+	if !one {
+		obs = nil
+	}
+	na := v.Spec.NumActions
+	toPlay, terminated, truncated := e.Report(obs, v.Mask[i*na:(i+1)*na], rewards)
+	if !one {
 		per := v.obsSize / v.Spec.Players
 		for seat := range v.Spec.Players {
 			e.ObserveSeat(seat, row[seat*per:(seat+1)*per])
@@ -407,7 +414,6 @@ func (v *Vector) observe(i int) {
 			f[k] = float32(x)
 		}
 	}
-	na := v.Spec.NumActions
-	e.Mask(v.Mask[i*na : (i+1)*na])
-	v.ToPlay[i] = int32(e.ToPlay())
+	v.ToPlay[i] = int32(toPlay)
+	return terminated, truncated
 }

@@ -114,6 +114,20 @@ func (e *Env[S, G]) Mask(mask []uint8) {
 // Rewards writes each seat's reward for the last step.
 func (e *Env[S, G]) Rewards(r []float32) { copy(r, e.rewards[:e.c.players]) }
 
+// Report is what the step path asks after every step, in one call.
+func (e *Env[S, G]) Report(obs, mask []uint8, rewards []float32) (toPlay int, terminated, truncated bool) {
+	toPlay = e.ToPlay()
+	if obs != nil {
+		e.rules().Observe(obs, toPlay, toPlay)
+	}
+	e.Mask(mask)
+	if rewards != nil {
+		e.Rewards(rewards)
+	}
+	terminated, truncated = e.Status()
+	return toPlay, terminated, truncated
+}
+
 // Observe writes the observation of ToPlay's seat.
 func (e *Env[S, G]) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
 

@@ -26,6 +26,13 @@ func (f *faultyEnv) Mask(mask []uint8)              { mask[0] = 1 }
 func (f *faultyEnv) ToPlay() int                    { return 0 }
 func (f *faultyEnv) Rewards(r []float32)            { clear(r) }
 func (f *faultyEnv) Status() (bool, bool)           { return false, false }
+func (f *faultyEnv) Report(obs, mask []uint8, r []float32) (int, bool, bool) {
+	if obs != nil {
+		f.Observe(obs)
+	}
+	f.Mask(mask)
+	return 0, false, false
+}
 
 func init() {
 	env.Register(env.Game{ID: "faulty-v0", Make: func(*env.OptionReader) (env.Spec, func() env.Env) {
