@@ -5,89 +5,84 @@ import (
 	"io"
 	"strings"
 
-	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/env/splendorenv"
 	tv "github.com/splendor-rl/splendor/env/tableview"
 )
 
 // play prints one random game, decision by decision, then its result. It
 // plays the same game as the first of `trace` with the same flags.
 func play(args []string, out io.Writer) error {
-	fs := newFlagSet("play")
-	game := fs.String("game", "splendor", "the game: splendor or duel")
-	players := fs.Int("players", 2, "number of players, 2-4 (Splendor only: duel is a 2-player game)")
+	fs := newDealFlags("play", "number of players, 2-4 (Splendor only: duel is a 2-player game)")
 	seed := fs.Uint64("seed", 1, "seed of the deal and of the random players")
-	payment := paymentFlag(fs)
-	if done, err := fs.parse(args, out); done {
+	g, o, done, err := fs.parse(args, out)
+	if done {
 		return err
 	}
-	if err := checkGame(fs, *game, *players, *payment); err != nil {
-		return err
-	}
-	if *game == "duel" {
-		return playDuel(out, *seed, *payment == paymentChoose)
-	}
-	return playSplendor(out, splendorRules{players: *players, choosePayment: *payment == paymentChoose}, *seed)
+	return g.play(out, o, *seed)
 }
 
-func playSplendor(out io.Writer, rules splendorRules, seed uint64) error {
-	fmt.Fprintf(out, "Splendor, %d players, seed %d%s: random players\n", rules.players, seed, paymentNote(rules))
-	p := newDecisionPrinter(out)
-	s, err := randomGame(rules, seed, func(s *splendor.State, _ *splendor.ActionSet, a int) {
-		v := splendorenv.View(s, tv.Referee)
-		p.print(splendorenv.Board(&v), s.Turn, s.Seat, splendor.Label(a))
-	})
+// play prints the game dealt from seed with o.
+func (g *game) play(out io.Writer, o options, seed uint64) error {
+	t, err := g.deal(o, seed)
 	if err != nil {
 		return err
 	}
-	printResult(out, &s)
+	fmt.Fprint(out, g.heading(o, seed))
+	p := newDecisionPrinter(out)
+	err = playRandomly(t, seed, func(_ []int, a int) { p.print(t.board(), t.position(), g.label(a)) })
+	if err != nil {
+		return err
+	}
+	g.printResult(out, t)
 	return nil
 }
 
-// paymentNote names the payment rule in the heading when it is not the
-// default, so that the default game prints as it always did.
-func paymentNote(rules splendorRules) string {
-	if rules.choosePayment {
-		return ", payment choose"
+// printResult prints how t ended: its turns, each seat's standing, then the
+// winners, or why nobody won.
+func (g *game) printResult(out io.Writer, t table) {
+	fmt.Fprintf(out, "\nGame over after %d turns.\n", t.position().turn)
+	t.printSeats(out)
+	if t.Blocked() {
+		fmt.Fprintf(out, "Blocked: %s; nobody wins.\n", g.blocked)
+		return
 	}
-	return ""
+	fmt.Fprintf(out, "Winner: %s%s\n", seats(t.Winners()), t.wonBy())
+}
+
+// heading names the game and how it is dealt: the player count when the
+// game has a choice, and the payment rule when it is not the default, so
+// that the default game prints as it always did.
+func (g *game) heading(o options, seed uint64) string {
+	h := g.name
+	if g.minPlayers != g.maxPlayers {
+		h += fmt.Sprintf(", %d players", o.players)
+	}
+	h += fmt.Sprintf(", seed %d", seed)
+	if o.payment == paymentChoose {
+		h += ", payment choose"
+	}
+	return h + ": random players\n"
 }
 
 // decisionPrinter prints each decision under the board it is made on: a
 // turn's first decision with the turn and the seat, its follow-up decisions
-// (returns, nobles, Duel's privileges, abilities…) indented with "then". Turns count from 1 here, as people count them.
+// (returns, nobles, Duel's privileges, abilities…) indented with "then".
+// Turns count from 1 here, as people count them.
 type decisionPrinter struct {
 	out  io.Writer
-	turn int64 // the turn printed last, -1 before the first
+	turn int // the turn printed last, -1 before the first
 }
 
 func newDecisionPrinter(out io.Writer) *decisionPrinter { return &decisionPrinter{out: out, turn: -1} }
 
-// print prints the board a decision is made on, then the decision: turn is
-// the number of turns completed before it, which both engines keep.
-func (p *decisionPrinter) print(board string, turn uint32, seat uint8, label string) {
+// print prints the board a decision is made on, then the decision.
+func (p *decisionPrinter) print(board string, at position, label string) {
 	fmt.Fprintf(p.out, "\n%s", board)
-	if int64(turn) == p.turn {
+	if at.turn == p.turn {
 		fmt.Fprintf(p.out, "                  then %s\n", label)
 		return
 	}
-	p.turn = int64(turn)
-	fmt.Fprintf(p.out, "turn %3d  seat %d  %s\n", turn+1, seat, label)
-}
-
-func printResult(out io.Writer, s *splendor.State) {
-	fmt.Fprintf(out, "\nGame over after %d turns.\n", s.Turn)
-	for i := 0; i < int(s.NumPlayers); i++ {
-		p := &s.Players[i]
-		fmt.Fprintf(out, "seat %d: %2d points, %2d cards, %d nobles, bonuses %s\n",
-			i, p.Points, p.Bought.Len(), p.Nobles.Len(), perColour(p.Bonus[:], splendorColour))
-	}
-	if s.Blocked() {
-		fmt.Fprintln(out, "Blocked: a whole round passed with nobody able to act; nobody wins.")
-		return
-	}
-	fmt.Fprintf(out, "Winner: %s\n", seats(s.Winners()))
+	p.turn = at.turn
+	fmt.Fprintf(p.out, "turn %3d  seat %d  %s\n", at.turn+1, at.seat, label)
 }
 
 // seats names the seats of a set (bit i for seat i).
@@ -107,7 +102,3 @@ func perColour(counts []uint8, colour func(int) string) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-func splendorColour(g int) string { return splendor.Gem(g).String() }
-
-func duelColour(g int) string { return duel.Gem(g).String() }
