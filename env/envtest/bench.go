@@ -1,0 +1,35 @@
+package envtest
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// BenchmarkVector times batched steps of 1024 envs of id with opts: one op
+// is one step, random legal actions drawn inside the loop as a client would.
+func BenchmarkVector(b *testing.B, id string, opts env.Options) {
+	const n = 1024
+	v, err := env.Make(id, n, opts, 1, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := v.Reset(nil, nil); err != nil {
+		b.Fatal(err)
+	}
+	r := rng.New(2)
+	actions := make([]int32, n)
+	na := v.Spec.NumActions
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range actions {
+			actions[k] = env.SampleLegal(v.Mask[k*na:(k+1)*na], &r)
+		}
+		if err := v.Step(actions); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "env-steps/s")
+}
