@@ -7,9 +7,23 @@ import (
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
-// BenchmarkVector times batched steps of 1024 envs of id with opts: one op
+// BenchmarkVectors times env id's in-process steps in self-play, against
+// random and greedy bots, and with float32 observations.
+func BenchmarkVectors(b *testing.B, id string) {
+	for _, c := range []struct {
+		name string
+		opts env.Options
+	}{
+		{"SelfPlay", nil}, {"VsRandom", env.Options{"mode": "vs_bots"}},
+		{"VsGreedy", env.Options{"mode": "vs_bots", "bots": "greedy"}}, {"Float32", env.Options{"obs_dtype": "float32"}},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchmarkVector(b, id, c.opts) })
+	}
+}
+
+// benchmarkVector times batched steps of 1024 envs of id with opts: one op
 // is one step, random legal actions drawn inside the loop as a client would.
-func BenchmarkVector(b *testing.B, id string, opts env.Options) {
+func benchmarkVector(b *testing.B, id string, opts env.Options) {
 	const n = 1024
 	v, err := env.Make(id, n, opts, 1, nil)
 	if err != nil {
