@@ -6,6 +6,7 @@ package env
 
 import (
 	"errors"
+	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/env/bots"
 )
@@ -82,6 +83,13 @@ type Advisor interface {
 	BotAction(bot bots.Spec, seed uint64) int
 }
 
+// Stopper is implemented by envs whose built-in bots search: a search
+// stops early once stop is set (the Vector's Stop), so that a closed batch
+// holds no core.
+type Stopper interface {
+	StopWith(stop *atomic.Bool)
+}
+
 // Errors every env and the layers above share; the wire maps each to a code.
 var (
 	ErrIllegalAction = errors.New("illegal action")
@@ -89,4 +97,5 @@ var (
 	ErrUnknownEnv    = errors.New("unknown env id")
 	ErrBadShape      = errors.New("bad shape")
 	ErrBadState      = errors.New("bad state")
+	ErrStopped       = errors.New("the batch was closed while it ran")
 )

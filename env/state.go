@@ -146,7 +146,7 @@ func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) 
 	v.each = func(k int) {
 		i := ids[k]
 		out[k] = -1
-		if !v.pending[i] && !v.over[i] {
+		if !v.pending[i] && !v.over[i] && !v.stopped.Load() {
 			out[k] = int32(v.envs[i].(Advisor).BotAction(spec, seeds[k]))
 		}
 	}
@@ -156,6 +156,9 @@ func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) 
 	}
 	v.pool.run(v, len(ids), chunk)
 	v.each = nil
+	if v.stopped.Load() {
+		return nil, ErrStopped
+	}
 	return out, nil
 }
 

@@ -54,6 +54,7 @@ type Vector struct {
 	parked                            atomic.Bool
 	finished                          chan struct{}
 	panicked                          atomic.Pointer[any] // a worker's panic, re-raised by the caller
+	stopped                           atomic.Bool         // Stop: searches end early
 }
 
 // nextEpisodeStream derives an env's next episode seed from its last one.
@@ -94,6 +95,9 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 	v := newVector(spec, n, pool)
 	for i := range v.envs {
 		v.envs[i] = newEnv()
+		if s, ok := v.envs[i].(Stopper); ok {
+			s.StopWith(&v.stopped)
+		}
 	}
 	for i := range v.next {
 		v.next[i] = seed + uint64(i)
@@ -179,6 +183,12 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// Stop cuts the batch's searches short, from any goroutine, even while it
+// runs: the batch is being closed and no answer of its will be used. An op
+// running or started after it may return ErrStopped or results of cut
+// searches.
+func (v *Vector) Stop() { v.stopped.Store(true) }
 
 // Len is the number of envs.
 func (v *Vector) Len() int { return len(v.envs) }

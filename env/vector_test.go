@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/splendor-rl/splendor/env"
 	_ "github.com/splendor-rl/splendor/env/duelenv"
@@ -288,4 +289,45 @@ func sameAsOneWorker(n int, shared, one *env.Pool) error {
 		}
 	}
 	return nil
+}
+
+// Stop cuts a batch's searches short while they run, the bots' advice and
+// the bots' own turns alike: a closed batch must not hold the cores for
+// the seconds its searches would take (64 searches of 20,000 iterations are
+// about 15 s of two cores).
+func TestStopCutsSearchesShort(t *testing.T) {
+	heavy := "mcts:iterations=20000"
+	for _, c := range []struct {
+		name string
+		opts env.Options
+		run  func(v *env.Vector) error
+	}{
+		{"bot_actions", nil, func(v *env.Vector) error {
+			_, err := v.BotActions(nil, heavy, 1, nil)
+			return err
+		}},
+		{"the bots' turns", env.Options{"mode": "vs_bots", "seat": 1, "bots": heavy}, func(v *env.Vector) error {
+			return v.Reset(nil, nil) // the bot in seat 0 plays first
+		}},
+	} {
+		v, err := env.Make(id, 64, c.opts, 1, nil)
+		require.NoError(t, err)
+		if c.opts == nil {
+			require.NoError(t, v.Reset(nil, nil))
+		}
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() { done <- c.run(v) }()
+		time.Sleep(50 * time.Millisecond)
+		v.Stop()
+		select {
+		case err := <-done:
+			t.Logf("%s: returned %v after it started", c.name, time.Since(start))
+			if c.opts == nil {
+				require.ErrorIs(t, err, env.ErrStopped)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s still running 5 s after Stop", c.name)
+		}
+	}
 }

@@ -7,6 +7,7 @@ package bots
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -47,7 +48,11 @@ type Bots[S any, G Game[S]] struct{ trees sync.Pool }
 
 // Act is the action bot chooses for the seat to play in s, drawing from
 // the bot's stream r; s is not changed.
-func (b *Bots[S, G]) Act(bot Spec, r *rng.Rand, s *S) int {
+func (b *Bots[S, G]) Act(bot Spec, r *rng.Rand, s *S) int { return b.ActUntil(bot, r, s, nil) }
+
+// ActUntil is Act, but a search stops early once stop is set (its batch is
+// being closed: the answer will not be used), playing its best action so far.
+func (b *Bots[S, G]) ActUntil(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool) int {
 	switch bot.Kind {
 	case Random:
 		return G(s).Random(r)
@@ -58,7 +63,7 @@ func (b *Bots[S, G]) Act(bot Spec, r *rng.Rand, s *S) int {
 	if t == nil {
 		t = new(tree[S, G])
 	}
-	action := t.search(bot.Search, s, r.Uint64())
+	action := t.search(bot.Search, s, r.Uint64(), stop)
 	b.trees.Put(t)
 	return action
 }

@@ -3,6 +3,8 @@ package bots
 import (
 	"math"
 	"slices"
+	"sync/atomic"
+	"time"
 
 	"github.com/splendor-rl/splendor/internal/rng"
 )
@@ -53,8 +55,8 @@ type tree[S any, G Game[S]] struct {
 }
 
 // search returns the most visited of the root's actions after set's
-// iterations, drawing from seed; s is not changed.
-func (t *tree[S, G]) search(set Settings, s *S, seed uint64) int {
+// iterations (fewer once stop is set), drawing from seed; s is not changed.
+func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool) int {
 	t.root, t.r = *s, rng.New(seed)
 	t.legal = G(&t.root).Legal(t.legal[:0])
 	if len(t.legal) == 1 {
@@ -62,16 +64,33 @@ func (t *tree[S, G]) search(set Settings, s *S, seed uint64) int {
 	}
 	seat := G(&t.root).ToPlay()
 	t.nodes = append(slices.Grow(t.nodes[:0], set.Iterations+1), node{})
-	for range set.Iterations {
+	start, done := time.Now(), 0
+	for ; done < set.Iterations && !stopped(stop, done); done++ {
 		t.game = t.root
 		G(&t.game).Redeal(seat, &t.r)
 		t.descend(set.Exploration)
 		t.playOut(set.Rollout)
 		t.backUp(G(&t.game).Outcome())
 	}
+	searched.iterations.Add(int64(done))
+	searched.nanos.Add(int64(time.Since(start)))
 	t.legal = G(&t.root).Legal(t.legal[:0])
 	t.markLegal()
 	return t.best()
+}
+
+// stopped checks stop every 32 iterations: a closed batch's search ends
+// within a few milliseconds (an iteration is 20–50 µs).
+func stopped(stop *atomic.Bool, done int) bool {
+	return stop != nil && done&31 == 31 && stop.Load()
+}
+
+// searched counts every search's iterations and time, for /metrics.
+var searched struct{ iterations, nanos atomic.Int64 }
+
+// Searched is the iterations and seconds of every search this process ran.
+func Searched() (iterations int64, seconds float64) {
+	return searched.iterations.Load(), float64(searched.nanos.Load()) / 1e9
 }
 
 // descend walks from the root by UCB until it adds a node for an action

@@ -2,6 +2,7 @@ package turnbased
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
@@ -23,6 +24,7 @@ type Env[S any, G Rules[S]] struct {
 	// the step path asks for them a dozen times.
 	toPlay int
 	over   bool
+	stop   *atomic.Bool // the batch's: its bots' searches end early once set
 }
 
 // sync reads the seat to play and the end of a game put on the table.
@@ -82,7 +84,7 @@ func (e *Env[S, G]) apply(action int) error {
 func (e *Env[S, G]) playBots() {
 	for e.seats.BotToPlay(e.toPlay, e.over) {
 		seat := e.toPlay
-		if err := e.apply(e.game.bots.Act(e.c.bots[seat], &e.bots[seat], &e.s)); err != nil {
+		if err := e.apply(e.game.bots.ActUntil(e.c.bots[seat], &e.bots[seat], &e.s, e.stop)); err != nil {
 			panic(e.game.ID + ": a bot chose an illegal action: " + err.Error())
 		}
 	}
@@ -155,8 +157,12 @@ func (e *Env[S, G]) CopyFrom(src env.Env) { *e = *src.(*Env[S, G]) }
 // BotAction is the action bot would choose now, drawing from seed.
 func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64) int {
 	r := rng.New(seed)
-	return e.game.bots.Act(bot, &r, &e.s)
+	return e.game.bots.ActUntil(bot, &r, &e.s, e.stop)
 }
+
+// StopWith makes the env's searches end early once stop is set
+// (env.Stopper).
+func (e *Env[S, G]) StopWith(stop *atomic.Bool) { e.stop = stop }
 
 // View is the game as viewer sees it, with the episode's fields (over as
 // the Vector knows it), and as a text board (env.Viewer).
