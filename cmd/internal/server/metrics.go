@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env/bots"
 )
 
 // Drop reasons: why a connection ended other than by its client closing it.
@@ -62,6 +63,12 @@ func newMetrics(s *Server) *metrics {
 	gaugeFunc(r, "splendor_memory_committed_bytes", "Bytes committed to connections and envs (the max_memory budget).",
 		func() float64 { return float64(s.memory.used.Load()) })
 	gaugeFunc(r, "splendor_memory_limit_bytes", "max_memory (0: none).", func() float64 { return float64(s.memory.limit) })
+	counterFunc(r, "splendor_search_iterations_total",
+		"Iterations of the mcts bots' searches (bot_actions and vs-bots seats), of every server in the process.",
+		func() float64 { iterations, _ := bots.Searched(); return float64(iterations) })
+	counterFunc(r, "splendor_search_seconds_total",
+		"Seconds the mcts bots' searches ran, added over the cores that ran them, of every server in the process.",
+		func() float64 { _, seconds := bots.Searched(); return seconds })
 	return m
 }
 
@@ -91,6 +98,10 @@ func gauge(r *prometheus.Registry, name, help string) prometheus.Gauge {
 
 func gaugeFunc(r *prometheus.Registry, name, help string, f func() float64) {
 	r.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f))
+}
+
+func counterFunc(r *prometheus.Registry, name, help string, f func() float64) {
+	r.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
 }
 
 // byLabel registers a counter per value of one label, all present from the

@@ -67,3 +67,17 @@ func TestMetricsCountWhatHappened(t *testing.T) {
 	require.Greater(t, counterValue(t, srv, "splendor_received_bytes_total", ""), 0.0)
 	require.Greater(t, counterValue(t, srv, "splendor_sent_bytes_total", ""), 0.0)
 }
+
+// The mcts bots' searches are counted: their iterations and seconds.
+func TestMetricsCountSearches(t *testing.T) {
+	srv, url := start(t, testConfig())
+	c := dial(t, url)
+	made, _ := makeBatch(t, c, 4, nil)
+	before := counterValue(t, srv, "splendor_search_iterations_total", "")
+	seconds := counterValue(t, srv, "splendor_search_seconds_total", "")
+	var advice wire.ActionsReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "mcts:50", Seed: seed(1)}, &advice))
+	require.Equal(t, 4*50.0, counterValue(t, srv, "splendor_search_iterations_total", "")-before,
+		"4 searches of 50 iterations (no test runs searches in parallel with this one)")
+	require.Greater(t, counterValue(t, srv, "splendor_search_seconds_total", ""), seconds)
+}
