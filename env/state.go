@@ -150,11 +150,11 @@ func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) 
 			out[k] = int32(v.envs[i].(Advisor).BotAction(spec, seeds[k]))
 		}
 	}
-	chunk := stepChunk
 	if spec.Kind == bots.MCTS {
-		chunk = 1 // milliseconds per env: share them one by one
+		v.runSearches(len(ids))
+	} else {
+		v.pool.run(v, len(ids), stepChunk)
 	}
-	v.pool.run(v, len(ids), chunk)
 	v.each = nil
 	if v.stopped.Load() {
 		return nil, ErrStopped

@@ -55,6 +55,7 @@ type Vector struct {
 	finished                          chan struct{}
 	panicked                          atomic.Pointer[any] // a worker's panic, re-raised by the caller
 	stopped                           atomic.Bool         // Stop: searches end early
+	searches                          bool                // the envs' bots search: steps run as searches
 }
 
 // nextEpisodeStream derives an env's next episode seed from its last one.
@@ -99,6 +100,8 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 			s.StopWith(&v.stopped)
 		}
 	}
+	s, ok := v.envs[0].(Searcher)
+	v.searches = ok && s.Searches()
 	for i := range v.next {
 		v.next[i] = seed + uint64(i)
 		v.over[i] = true
@@ -226,7 +229,7 @@ func (v *Vector) reset(ids []int, seeds []uint64) {
 	if ids != nil {
 		n = len(ids)
 	}
-	v.pool.run(v, n, stepChunk)
+	v.run(n)
 	v.resetOp = false
 }
 
@@ -241,7 +244,7 @@ func (v *Vector) Step(actions []int32) error {
 		return err
 	}
 	v.actions = actions
-	v.pool.run(v, len(v.envs), stepChunk)
+	v.run(len(v.envs))
 	v.actions = nil
 	return nil
 }

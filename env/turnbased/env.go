@@ -160,6 +160,19 @@ func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64) int {
 	return e.game.bots.ActUntil(bot, &r, &e.s, e.stop)
 }
 
+// Searches reports whether a built-in bot of this env searches (env.Searcher).
+func (e *Env[S, G]) Searches() bool {
+	if e.c.mode != env.VsBots {
+		return false
+	}
+	for _, b := range e.c.bots[:e.c.players] {
+		if b.Kind == bots.MCTS {
+			return true
+		}
+	}
+	return false
+}
+
 // StopWith makes the env's searches end early once stop is set
 // (env.Stopper).
 func (e *Env[S, G]) StopWith(stop *atomic.Bool) { e.stop = stop }

@@ -27,6 +27,11 @@ type Config struct {
 	// connections and envs (memory.go); a make past it is refused with
 	// limit_exceeded, a connection with HTTP 503.
 	MaxMemory int64
+	// MaxSearchIterations, when positive, bounds the mcts iterations one
+	// request may run over all its envs: a bot_actions, or a step or reset of
+	// a batch whose vs-bots seats search (checked when it is made). Over it
+	// is limit_exceeded, so that no request holds the cores for minutes.
+	MaxSearchIterations int64
 	// IdleTimeout closes a connection that sent no request for this long even
 	// though it answers pings, so that forgotten clients free their envs
 	// (0: never; dead peers are found by pings).

@@ -204,3 +204,30 @@ func TestSearchOpsOverTheWire(t *testing.T) {
 	require.NoError(t, b.Call(wire.Request{Op: wire.OpGetState, Handle: madeB.Handle}, &after))
 	require.Equal(t, saved.States, after.States, "a refused set_state and bot advice change nothing")
 }
+
+// max_search_iterations bounds the mcts iterations of one request: a
+// bot_actions over the envs it asks, a step of a batch whose vs-bots seats
+// search (refused when it is made); the message says what to lower, and a
+// refused request changes nothing.
+func TestSearchBudget(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxSearchIterations = 1000
+	_, url := start(t, cfg)
+	c := dial(t, url)
+	made, _ := makeBatch(t, c, 16, nil)
+	var advice wire.ActionsReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "mcts:100",
+		EnvIDs: wire.EnvIDs{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Seed: seed(1)}, &advice), "10 × 100 is within 1000")
+	werr := requireCode(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "mcts:100",
+		Seed: seed(1)}, &advice), wire.CodeLimit)
+	require.Contains(t, werr.Message, "1600 mcts iterations, more than max_search_iterations 1000: ask for fewer envs")
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "greedy", Seed: seed(1)},
+		&advice), "no search, no budget")
+
+	var vsBots wire.MakeReply
+	opts := map[string]any{"mode": "vs_bots", "bots": "mcts:300"}
+	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 2, Options: opts},
+		&vsBots), wire.CodeLimit)
+	require.Contains(t, werr.Message, "a step of 2 envs whose bots search may run 1200 mcts iterations")
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1, Options: opts}, &vsBots))
+}

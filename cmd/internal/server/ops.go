@@ -152,6 +152,9 @@ func (c *conn) makeBatch(req *wire.Request, n int) (*batch, *wire.Error) {
 	if err != nil {
 		return nil, envError(err)
 	}
+	if werr := c.stepBudget(&v.Spec, n); werr != nil {
+		return nil, werr
+	}
 	b := &batch{v: v, actions: make([]int32, n), memory: int64(n) * envBytes(v),
 		replyBytes: int64(n) * replyBytesPerEnv(&v.Spec)}
 	if !c.s.memory.take(b.memory) {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/tableview"
 	"github.com/splendor-rl/splendor/internal/quote"
 )
@@ -30,6 +31,15 @@ func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 	b, werr := c.lookup(req.Handle)
 	if werr != nil {
 		return nil, werr
+	}
+	if req.Op == wire.OpBotActions {
+		n := b.v.Len()
+		if req.EnvIDs != nil {
+			n = len(req.EnvIDs)
+		}
+		if werr := c.searchBudget(req.Bot, n); werr != nil {
+			return nil, werr
+		}
 	}
 	reply, err := op(b, req)
 	if err != nil {
@@ -95,4 +105,40 @@ func view(b *batch, req *wire.Request) (any, error) {
 	}
 	views, boards, err := b.v.Views(req.EnvIDs, seat)
 	return &wire.ViewsReply{ID: req.ID, Views: views, Boards: boards}, err
+}
+
+// searchBudget refuses a bot_actions whose searches would run more than
+// max_search_iterations over the n envs asked.
+func (c *conn) searchBudget(bot string, n int) *wire.Error {
+	spec, err := bots.Parse(bot)
+	if err != nil || spec.Kind != bots.MCTS { // a bad name is refused by the op itself
+		return nil
+	}
+	return c.overBudget(int64(n)*int64(spec.Search.Iterations),
+		fmt.Sprintf("bot_actions with %s over %d envs", bot, n), "ask for fewer envs at a time or fewer iterations")
+}
+
+// stepBudget refuses a vs-bots batch whose steps may run more than
+// max_search_iterations: every seat's mcts bot deciding once in every env.
+func (c *conn) stepBudget(spec *env.Spec, n int) *wire.Error {
+	names, _ := spec.Options["bots"].([]string)
+	var perEnv int64
+	for _, name := range names {
+		if b, err := bots.Parse(name); err == nil && b.Kind == bots.MCTS && spec.Mode == env.VsBots {
+			perEnv += int64(b.Search.Iterations)
+		}
+	}
+	return c.overBudget(int64(n)*perEnv, fmt.Sprintf("a step of %d envs whose bots search", n),
+		"make fewer envs or give the bots fewer iterations")
+}
+
+// overBudget is limit_exceeded for a request of iterations, said as what
+// and what to lower; nil within max_search_iterations (0: no limit).
+func (c *conn) overBudget(iterations int64, what, lower string) *wire.Error {
+	limit := c.s.cfg.MaxSearchIterations
+	if limit <= 0 || iterations <= limit {
+		return nil
+	}
+	return wire.Errorf(wire.CodeLimit, "%s may run %d mcts iterations, more than max_search_iterations %d: %s",
+		what, iterations, limit, lower)
 }
