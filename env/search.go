@@ -28,6 +28,7 @@ func (v *Vector) runSearches(n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			lowerPriority()
 			for k := int(next.Add(1)) - 1; k < n; k = int(next.Add(1)) - 1 {
 				searchSlots <- struct{}{}
 				v.workChunk(k, k+1)

@@ -23,6 +23,7 @@ type loadConfig struct {
 	token     string
 	verify    bool
 	json      bool
+	search    *searcher // nil: none
 }
 
 // load drives a running server with many connections stepping random legal
@@ -35,6 +36,9 @@ func load(args []string, out io.Writer) error {
 	}
 	report, _ := runLoad(cfg, nil)
 	printLoad(out, &report)
+	if cfg.search != nil {
+		cfg.search.print(out)
+	}
 	if cfg.json {
 		if err := printLoadJSON(out, &report); err != nil {
 			return err
@@ -58,10 +62,16 @@ func parseLoad(args []string, out io.Writer) (cfg loadConfig, done bool, err err
 	fs.StringVar(&cfg.token, "token", "", "the server's token, sent in hello")
 	fs.BoolVar(&cfg.verify, "verify", false, "replay every trajectory in process and compare digests")
 	fs.BoolVar(&cfg.json, "json", false, "also print the report as one JSON line (the last line)")
+	cfg.search = &searcher{}
+	fs.StringVar(&cfg.search.bot, "search", "", "a searching bot (mcts:…) one more connection asks bot_actions of all along")
+	fs.IntVar(&cfg.search.envs, "search-envs", 1024, "the searcher's envs")
 	if done, err := fs.parse(args, out); done {
 		return cfg, true, err
 	}
 	cfg.duration = time.Duration(*seconds * float64(time.Second))
+	if cfg.search.bot == "" {
+		cfg.search = nil
+	}
 	if err := cfg.check(); err != nil {
 		return cfg, true, fs.bad(err)
 	}
@@ -102,8 +112,15 @@ func runLoad(cfg loadConfig, alter alterFunc) (loadReport, []trajectory) {
 	eachClient(clients, (*loadClient).setup)
 	start := time.Now()
 	deadline := start.Add(cfg.duration)
+	searched := make(chan struct{})
+	if cfg.search != nil {
+		go cfg.search.search(&cfg, deadline, searched)
+	}
 	eachClient(clients, func(c *loadClient) { c.play(deadline) })
 	elapsed := time.Since(start)
+	if cfg.search != nil {
+		<-searched
+	}
 	eachClient(clients, (*loadClient).close)
 	report := newLoadReport(&cfg, elapsed, clients)
 	report.setRSS(rss.finish())
