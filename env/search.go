@@ -42,6 +42,10 @@ func (v *Vector) runSearches(n int) {
 	}
 }
 
+// Searches reports whether the envs' bots search, so that a step may take
+// seconds (a server watches its client meanwhile).
+func (v *Vector) Searches() bool { return v.searches }
+
 // run calls v.work over [0, n): on the pool in chunks, or, for envs whose
 // bots search, as searches.
 func (v *Vector) run(n int) {

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,13 @@ type conn struct {
 
 	lastRequest atomic.Int64 // unix nanos
 	draining    atomic.Bool
+
+	// ahead, when set, is closed once another goroutine has started reading
+	// the next message (readAhead) into aheadKind, aheadR and aheadErr.
+	ahead     chan struct{}
+	aheadKind int
+	aheadR    io.Reader
+	aheadErr  error
 }
 
 // reply is one encoded reply; release, if set, runs when the writer takes it.
@@ -136,7 +144,7 @@ func (c *conn) serve() {
 // readFrame reads the next message into c.in; a text message is read too,
 // and then refused by dispatch.
 func (c *conn) readFrame() error {
-	kind, r, err := c.ws.NextReader()
+	kind, r, err := c.nextMessage()
 	if err != nil {
 		return err
 	}
@@ -148,6 +156,37 @@ func (c *conn) readFrame() error {
 	}
 	c.text = kind != websocket.BinaryMessage
 	return nil
+}
+
+// nextMessage starts reading the next message, or takes the one readAhead
+// started.
+func (c *conn) nextMessage() (int, io.Reader, error) {
+	if c.ahead == nil {
+		return c.ws.NextReader()
+	}
+	<-c.ahead
+	c.ahead = nil
+	return c.aheadKind, c.aheadR, c.aheadErr
+}
+
+// readAhead starts reading the next message on a goroutine of its own while
+// this one runs a search on b, so that a client that disconnects (or whose
+// connection drops) meanwhile stops b's searches at once instead of leaving
+// them to run to their end. Only the header is read, so no frame buffer
+// more is held; the reader takes the message at its next readFrame.
+func (c *conn) readAhead(b *batch) {
+	if c.ahead != nil {
+		return
+	}
+	done := make(chan struct{})
+	c.ahead = done
+	go func() {
+		defer close(done)
+		c.aheadKind, c.aheadR, c.aheadErr = c.ws.NextReader()
+		if c.aheadErr != nil && !c.draining.Load() { // a drain answers what it read
+			b.v.Stop()
+		}
+	}()
 }
 
 // forgetRequest lets go of what a large request left behind: the frame

@@ -231,3 +231,37 @@ func TestSearchBudget(t *testing.T) {
 	require.Contains(t, werr.Message, "a step of 2 envs whose bots search may run 1200 mcts iterations")
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1, Options: opts}, &vsBots))
 }
+
+// A client that disconnects while its search runs stops it at once, the
+// bots' advice and a vs-bots batch's bots alike: the cores are not held
+// for searches no one will read (64 searches of 20,000 iterations are about
+// 15 s of two cores).
+func TestDisconnectStopsSearches(t *testing.T) {
+	heavy := "mcts:20000"
+	for name, search := range map[string]func(c *Client) error{
+		"bot_actions": func(c *Client) error {
+			made, _ := makeBatch(t, c, 64, nil)
+			_, err := c.Send(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: heavy, Seed: seed(1)})
+			return err
+		},
+		"the bots' turns": func(c *Client) error {
+			var made wire.MakeReply
+			require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 64,
+				Options: map[string]any{"mode": "vs_bots", "seat": 1, "bots": heavy}}, &made))
+			_, err := c.Send(wire.Request{Op: wire.OpReset, Handle: made.Handle}) // seat 0's bot plays first
+			return err
+		},
+	} {
+		srv, url := start(t, testConfig())
+		c := dial(t, url)
+		require.NoError(t, search(c), name)
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, c.Close())
+		iterations := func() float64 { return counterValue(t, srv, "splendor_search_iterations_total", "") }
+		require.Eventually(t, func() bool { return srv.connections() == 0 }, 5*time.Second, 10*time.Millisecond,
+			"%s: the connection ends once its search stops", name)
+		settled := iterations()
+		time.Sleep(300 * time.Millisecond)
+		require.Equal(t, settled, iterations(), "%s: no search runs after the connection ended", name)
+	}
+}

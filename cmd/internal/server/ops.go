@@ -184,6 +184,9 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 			seeds[i] = uint64(s)
 		}
 	}
+	if b.v.Searches() {
+		c.readAhead(b)
+	}
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err)
 	}
@@ -201,6 +204,9 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 	if werr := req.Actions.Ints(b.actions); werr != nil {
 		werr.Message = "actions: " + werr.Message
 		return nil, werr
+	}
+	if b.v.Searches() {
+		c.readAhead(b)
 	}
 	if err := b.v.Step(b.actions); err != nil {
 		return nil, envError(err)

@@ -40,6 +40,9 @@ func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 		if werr := c.searchBudget(req.Bot, n); werr != nil {
 			return nil, werr
 		}
+		if spec, err := bots.Parse(req.Bot); err == nil && spec.Kind == bots.MCTS {
+			c.readAhead(b)
+		}
 	}
 	reply, err := op(b, req)
 	if err != nil {
