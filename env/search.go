@@ -18,6 +18,10 @@ type Searcher interface {
 // that the searches of several batches take turns env by env.
 var searchSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
 
+// SearchSlots is how many searches run at once in the process at most: a
+// server counts one search tree (bots.TreeBytes) for each.
+func SearchSlots() int { return cap(searchSlots) }
+
 // runSearches calls v.work over [0, n), env by env, each env holding a
 // search slot, on as many goroutines as there are slots; a panic in any is
 // raised here, as Pool.run does.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"runtime"
 	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/env"
@@ -13,13 +12,12 @@ import (
 //
 //	per connection, reserved when it is admitted: connectionBytes
 //	per env, reserved by make until its close reply is sent: envBytes
-//	per worker: one bot search's tree (bots.TreeBytes)
-//	worst case = max_connections × connectionBytes + workers × bots.TreeBytes
+//	per search slot: one bot search's tree (bots.TreeBytes)
+//	worst case = max_connections × connectionBytes + search slots × bots.TreeBytes
 //	             + max_envs_total × the largest envBytes
 //
-// A bot's search runs on the goroutine that steps its env: a pool worker or
-// the connection's own (which steps a share of its batch), so searches at
-// once are at most connections + workers, each holding one tree.
+// Searches run in the process's search slots (env.SearchSlots: one fewer
+// than the cores), each holding one tree, whatever the connections.
 // A connection's queued replies are bounded by its envs (queueAllowance),
 // so they are part of envBytes; everything else a connection holds is part
 // of connectionBytes.
@@ -38,11 +36,10 @@ const (
 )
 
 // connectionBytes bounds what a connection holds apart from its envs' share
-// of replies: its buffers, while a request is handled the frame (a
-// bytes.Buffer grown to at most twice it) and the request decoded from it,
-// and a bot's search tree.
+// of replies: its buffers, and while a request is handled the frame (a
+// bytes.Buffer grown to at most twice it) and the request decoded from it.
 func connectionBytes(maxMessage int64) int64 {
-	return readBufferBytes + writeBufferBytes + 3*maxMessage + replySlack + bots.TreeBytes
+	return readBufferBytes + writeBufferBytes + 3*maxMessage + replySlack
 }
 
 // replyBytesPerEnv is one env's share of a reset or step reply: its rows of
@@ -90,21 +87,26 @@ func (b *budget) give(n int64) { b.used.Add(-n) }
 
 // WorstCaseMemory is the most the limits of cfg let the server commit to
 // connections and envs: every connection open and every env of the
-// heaviest kind (float32 observations with same-step final observations).
+// heaviest kind (HeaviestEnvBytes).
 func WorstCaseMemory(cfg Config) int64 {
+	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) +
+		int64(env.SearchSlots())*bots.TreeBytes + int64(cfg.MaxEnvsTotal)*HeaviestEnvBytes()
+}
+
+// HeaviestEnvBytes is envBytes of the heaviest env any client can make: of
+// every registered game at every table size, with every seat's float32
+// observation and same-step final observations.
+func HeaviestEnvBytes() int64 {
 	pool := env.NewPool(1)
 	defer pool.Close()
 	heaviest := int64(0)
 	for _, id := range env.IDs() {
-		v, err := env.Make(id, 1, env.Options{"obs_dtype": "float32", "autoreset": "same_step"}, 0, pool)
-		if err == nil {
-			heaviest = max(heaviest, envBytes(v))
+		for players := 1; players <= bots.MaxSeats; players++ {
+			opts := env.Options{"obs_dtype": "float32", "autoreset": "same_step", "obs_seats": "all", "players": players}
+			if v, err := env.Make(id, 1, opts, 0, pool); err == nil {
+				heaviest = max(heaviest, envBytes(v))
+			}
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) + int64(workers)*bots.TreeBytes +
-		int64(cfg.MaxEnvsTotal)*heaviest
+	return heaviest
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env"
 	"github.com/stretchr/testify/require"
 )
 
@@ -109,4 +110,34 @@ func onlyConn(t *testing.T, srv *Server) *conn {
 		return c
 	}
 	return nil
+}
+
+// max_memory holds when several connections make at once: each make
+// reserves before it builds, so exactly as many fit as the budget allows.
+func TestMaxMemoryHoldsAcrossConcurrentMakes(t *testing.T) {
+	probe, err := env.Make("splendor-v1", 1, nil, 0, nil)
+	require.NoError(t, err)
+	cfg := testConfig()
+	cfg.MaxMemory = 8*connectionBytes(cfg.MaxMessageBytes) + 3*100*envBytes(probe) + 1000 // 8 connections, 3 batches
+	srv, url := start(t, cfg)
+	clients := make([]*Client, 8)
+	for i := range clients {
+		clients[i] = dial(t, url)
+	}
+	made := make(chan error, len(clients))
+	for _, c := range clients {
+		go func() {
+			made <- c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 100}, &wire.MakeReply{})
+		}()
+	}
+	ok := 0
+	for range clients {
+		if err := <-made; err == nil {
+			ok++
+		} else {
+			requireCode(t, err, wire.CodeLimit)
+		}
+	}
+	require.Equal(t, 3, ok)
+	require.LessOrEqual(t, srv.memory.used.Load(), cfg.MaxMemory)
 }

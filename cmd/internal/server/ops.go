@@ -142,26 +142,33 @@ func (c *conn) make(req *wire.Request) (any, *wire.Error) {
 	return &wire.MakeReply{ID: req.ID, Handle: c.nextHandle, Spec: wireSpec(&b.v.Spec, n)}, nil
 }
 
-// makeBatch builds the Vector and reserves its memory.
+// makeBatch reserves the batch's memory, then builds its Vector: reserved
+// first, from a one-env probe of the same options, so that makes running at
+// once on several connections cannot pass max_memory before they are
+// counted.
 func (c *conn) makeBatch(req *wire.Request, n int) (*batch, *wire.Error) {
 	var seed uint64
 	if req.Seed != nil {
 		seed = uint64(*req.Seed)
 	}
-	v, err := env.Make(req.Env, n, env.Options(req.Options), seed, c.s.pool)
+	probe, err := env.Make(req.Env, 1, env.Options(req.Options), seed, c.s.pool)
 	if err != nil {
 		return nil, envError(err)
 	}
-	if werr := c.stepBudget(&v.Spec, n); werr != nil {
+	if werr := c.stepBudget(&probe.Spec, n); werr != nil {
 		return nil, werr
 	}
-	b := &batch{v: v, actions: make([]int32, n), memory: int64(n) * envBytes(v),
-		replyBytes: int64(n) * replyBytesPerEnv(&v.Spec)}
-	if !c.s.memory.take(b.memory) {
+	memory := int64(n) * envBytes(probe)
+	if !c.s.memory.take(memory) {
 		return nil, wire.Errorf(wire.CodeLimit, "%d envs (%d MiB) would exceed the server's max_memory of %d MiB (%d MiB committed)",
-			n, b.memory>>20, c.s.memory.limit>>20, c.s.memory.used.Load()>>20)
+			n, memory>>20, c.s.memory.limit>>20, c.s.memory.used.Load()>>20)
 	}
-	return b, nil
+	v, err := env.Make(req.Env, n, env.Options(req.Options), seed, c.s.pool)
+	if err != nil { // the probe had the same options: cannot happen
+		c.s.memory.give(memory)
+		return nil, envError(err)
+	}
+	return &batch{v: v, actions: make([]int32, n), memory: memory, replyBytes: int64(n) * replyBytesPerEnv(&v.Spec)}, nil
 }
 
 func (c *conn) lookup(handle uint64) (*batch, *wire.Error) {
