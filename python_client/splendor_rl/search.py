@@ -12,6 +12,11 @@ from .codec import to_numpy
 from .seeds import seed_list
 
 
+# Views are asked for this many envs at a time: the server shows at most as many as a batch's reply memory holds,
+# and always 16 (PROTOCOL.md §3, view).
+VIEWS_PER_REQUEST = 16
+
+
 def _ids(env_ids: Sequence[int] | np.ndarray | None) -> list[int] | None:
     return None if env_ids is None else [int(i) for i in env_ids]
 
@@ -59,8 +64,14 @@ class SearchOps:
         `seat` None is the referee's view (everything); a seat's view hides what that seat cannot see."""
         self._check_open()
         fields = {} if seat is None else {"seat": int(seat)}
-        reply = self.connection.call("view", handle=self.handle, env_ids=_ids(env_ids), **fields)
-        return list(reply["views"]), list(reply["boards"])
+        ids = list(range(self.num_envs)) if env_ids is None else _ids(env_ids)
+        views: list[dict] = []
+        boards: list[str] = []
+        for lo in range(0, len(ids), VIEWS_PER_REQUEST):
+            reply = self.connection.call("view", handle=self.handle, env_ids=ids[lo:lo + VIEWS_PER_REQUEST], **fields)
+            views += reply["views"]
+            boards += reply["boards"]
+        return views, boards
 
     def _changed(self, reply: dict) -> tuple[np.ndarray, dict]:
         obs, _, _, _, infos = self._unpack(reply, acting=None)

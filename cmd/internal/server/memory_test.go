@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/require"
 )
 
@@ -140,4 +142,55 @@ func TestMaxMemoryHoldsAcrossConcurrentMakes(t *testing.T) {
 	}
 	require.Equal(t, 3, ok)
 	require.LessOrEqual(t, srv.memory.used.Load(), cfg.MaxMemory)
+}
+
+// One env's share of a view reply stays within viewBytesPerEnv, whatever
+// the game, table size, viewer and position (played whole games).
+func TestViewRepliesStayWithinTheirBound(t *testing.T) {
+	codec := wire.NewCodec()
+	largest := 0
+	for _, c := range []struct {
+		id      string
+		players int
+	}{{"splendor-v1", 2}, {"splendor-v1", 3}, {"splendor-v1", 4}, {"splendor-duel-v1", 2}} {
+		v, err := env.Make(c.id, 16, env.Options{"players": c.players}, 1, nil)
+		require.NoError(t, err)
+		require.NoError(t, v.Reset(nil, nil))
+		r := rng.New(3)
+		actions := make([]int32, v.Len())
+		for range 300 {
+			for i := range actions {
+				actions[i] = env.SampleLegal(v.Mask[i*v.Spec.NumActions:(i+1)*v.Spec.NumActions], &r)
+			}
+			require.NoError(t, v.Step(actions))
+			for viewer := -1; viewer < c.players; viewer++ {
+				views, boards, err := v.Views(nil, viewer)
+				require.NoError(t, err)
+				for i := range views {
+					var b bytes.Buffer
+					require.NoError(t, codec.Encode(&b, &wire.ViewsReply{Views: views[i : i+1], Boards: boards[i : i+1]}))
+					largest = max(largest, b.Len())
+				}
+			}
+		}
+	}
+	t.Logf("largest view of one env: %d bytes (bound %d)", largest, viewBytesPerEnv)
+	require.LessOrEqual(t, largest, viewBytesPerEnv)
+}
+
+// A view of more envs than the batch's replies are counted for is refused
+// with limit_exceeded, saying how many to ask for at a time.
+func TestViewsOfALargeBatchComeInParts(t *testing.T) {
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	made, _ := makeBatch(t, c, 256, nil)
+	var views wire.ViewsReply
+	werr := requireCode(t, c.Call(wire.Request{Op: wire.OpView, Handle: made.Handle}, &views), wire.CodeLimit)
+	require.Contains(t, werr.Message, "ask for at most 116 at a time")
+	ids := make(wire.EnvIDs, 116)
+	for i := range ids {
+		ids[i] = i
+	}
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpView, Handle: made.Handle, EnvIDs: ids}, &views))
+	require.Len(t, views.Views, 116)
 }

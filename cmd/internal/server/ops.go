@@ -251,9 +251,14 @@ func (c *conn) closeBatch(handle uint64) func() {
 }
 
 // envError maps the env layer's errors to wire codes, once, at the edge.
+// errLimit is a request over a limit of the server's own (limit_exceeded).
+var errLimit = errors.New("limit exceeded")
+
 func envError(err error) *wire.Error {
 	var ae *env.ActionError
 	switch {
+	case errors.Is(err, errLimit):
+		return wire.Errorf(wire.CodeLimit, "%v", err)
 	case errors.As(err, &ae):
 		return &wire.Error{Code: wire.CodeIllegalAction, Message: err.Error(), Envs: ae.Envs}
 	case errors.Is(err, env.ErrUnknownEnv):

@@ -100,14 +100,34 @@ func botActions(b *batch, req *wire.Request) (any, error) {
 	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
 }
 
-// view shows envs' tables; an absent seat is the referee's view.
+// viewBytesPerEnv bounds one env's share of a view reply (a test plays
+// whole games of every table and checks it): 4 to 5 times its step rows.
+const viewBytesPerEnv = 4 << 10
+
+// view shows envs' tables; an absent seat is the referee's view. A reply's
+// bytes stay within what the batch's replies are counted for (replySlack
+// always allows 16 envs): a client asks for views a part of a large batch
+// at a time.
 func view(b *batch, req *wire.Request) (any, error) {
 	seat := tableview.Referee
 	if req.Seat != nil {
 		seat = *req.Seat
 	}
+	n := b.v.Len()
+	if req.EnvIDs != nil {
+		n = len(req.EnvIDs)
+	}
+	if most := maxViews(b); n > most {
+		return nil, fmt.Errorf("%w: views of %d envs at once would pass this batch's reply memory: ask for at most %d at a time",
+			errLimit, n, most)
+	}
 	views, boards, err := b.v.Views(req.EnvIDs, seat)
 	return &wire.ViewsReply{ID: req.ID, Views: views, Boards: boards}, err
+}
+
+// maxViews is how many envs of b one view reply may show.
+func maxViews(b *batch) int {
+	return int((repliesPerEnv*b.replyBytes + replySlack) / viewBytesPerEnv)
 }
 
 // searchBudget refuses a bot_actions whose searches would run more than
