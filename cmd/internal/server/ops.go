@@ -41,7 +41,10 @@ func (c *conn) handle(frame []byte) (r reply, closeAfter bool) {
 	r.buf = c.buffer()
 	if werr != nil {
 		c.s.metrics.errors[werr.Code].Inc()
-		payload = &wire.ErrorReply{ID: req.ID, Error: *werr}
+		// Every error reply passes here: its message, whoever wrote it and
+		// whatever it quotes, leaves as at most 256 bytes of valid UTF-8.
+		payload = &wire.ErrorReply{ID: req.ID, Error: wire.Error{Code: werr.Code,
+			Message: wire.CleanMessage(werr.Message), Envs: werr.Envs}}
 		closeAfter = req.Op == wire.OpHello && werr.Code == wire.CodeUnauthorized
 	}
 	if rel, ok := payload.(*closeReply); ok {
@@ -181,10 +184,13 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 			seeds[i] = uint64(s)
 		}
 	}
+	if werr := b.checkSeat(req.Seat); werr != nil {
+		return nil, werr
+	}
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err)
 	}
-	return b.replyTo(req.ID), nil
+	return b.replyFor(req.ID, req.Seat), nil
 }
 
 func (c *conn) step(req *wire.Request) (any, *wire.Error) {
@@ -199,11 +205,14 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 		werr.Message = "actions: " + werr.Message
 		return nil, werr
 	}
+	if werr := b.checkSeat(req.Seat); werr != nil {
+		return nil, werr
+	}
 	if err := b.v.Step(b.actions); err != nil {
 		return nil, envError(err)
 	}
 	c.s.metrics.steps.Add(float64(len(b.actions)))
-	return b.replyTo(req.ID), nil
+	return b.replyFor(req.ID, req.Seat), nil
 }
 
 // closeReply is a close's reply with what to release once the writer takes
