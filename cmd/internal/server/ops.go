@@ -41,10 +41,7 @@ func (c *conn) handle(frame []byte) (r reply, closeAfter bool) {
 	r.buf = c.buffer()
 	if werr != nil {
 		c.s.metrics.errors[werr.Code].Inc()
-		// Every error reply passes here: its message, whoever wrote it and
-		// whatever it quotes, leaves as at most 256 bytes of valid UTF-8.
-		payload = &wire.ErrorReply{ID: req.ID, Error: wire.Error{Code: werr.Code,
-			Message: wire.CleanMessage(werr.Message), Envs: werr.Envs}}
+		payload = &wire.ErrorReply{ID: req.ID, Error: *werr}
 		closeAfter = req.Op == wire.OpHello && werr.Code == wire.CodeUnauthorized
 	}
 	if rel, ok := payload.(*closeReply); ok {
