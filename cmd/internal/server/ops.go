@@ -107,6 +107,7 @@ func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
 			return nil, wire.Errorf(wire.CodeUnauthorized, "wrong or missing token")
 		}
 		c.authed = true
+		settle(c.ws)
 		c.ws.SetReadLimit(c.s.cfg.MaxMessageBytes)
 		c.extendReadDeadline()
 	}
