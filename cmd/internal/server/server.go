@@ -97,6 +97,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.release()
 		return // the upgrader has answered the client
 	}
+	upgraded(ws)
 	if s.cfg.Token == "" {
 		settle(ws) // no hello owed: a client from now on
 	}

@@ -63,7 +63,7 @@ func (l *limitListener) seat(cc *countedConn) error {
 	for {
 		l.mu.Lock()
 		if len(l.open) < l.max {
-			cc.since = time.Now()
+			cc.restart()
 			l.open[cc] = struct{}{}
 			l.mu.Unlock()
 			return nil
@@ -72,7 +72,7 @@ func (l *limitListener) seat(cc *countedConn) error {
 		l.mu.Unlock()
 		wait := l.grace // no stranger: wait for a client to leave
 		if oldest != nil {
-			if wait = time.Until(oldest.since.Add(l.grace)); wait <= 0 {
+			if wait = time.Until(oldest.since().Add(l.grace)); wait <= 0 {
 				_ = oldest.Close()
 				continue
 			}
@@ -92,7 +92,7 @@ func (l *limitListener) seat(cc *countedConn) error {
 func (l *limitListener) oldestStranger() *countedConn {
 	var oldest *countedConn
 	for c := range l.open {
-		if !c.settled.Load() && (oldest == nil || c.since.Before(oldest.since)) {
+		if !c.settled.Load() && (oldest == nil || c.since().Before(oldest.since())) {
 			oldest = c
 		}
 	}
@@ -121,11 +121,18 @@ func (l *limitListener) Close() error {
 type countedConn struct {
 	net.Conn
 	l       *limitListener
-	since   time.Time   // when it got its slot
-	settled atomic.Bool // a WebSocket that may send requests: never closed for another
+	started atomic.Int64 // unix nanos: when it got its slot, or its WebSocket slot
+	settled atomic.Bool  // a WebSocket that may send requests: never closed for another
 	closed  atomic.Bool
 	once    sync.Once
 }
+
+func (c *countedConn) since() time.Time { return time.Unix(0, c.started.Load()) }
+
+// restart begins a stranger's grace: when it gets its slot, and again when
+// its WebSocket gets one, so that the time it waited for that slot does not
+// count against the time it has to say hello.
+func (c *countedConn) restart() { c.started.Store(time.Now().UnixNano()) }
 
 func (c *countedConn) Close() error {
 	c.once.Do(func() {
@@ -139,6 +146,13 @@ func (c *countedConn) Close() error {
 		}
 	})
 	return c.Conn.Close()
+}
+
+// upgraded restarts a WebSocket's grace when it gets its WebSocket slot.
+func upgraded(ws *websocket.Conn) {
+	if cc, ok := ws.NetConn().(*countedConn); ok {
+		cc.restart()
+	}
 }
 
 // settle marks a WebSocket as a client: upgraded, and authenticated when
@@ -167,14 +181,14 @@ func (s *Server) makeWay() (wait time.Duration, ok bool) {
 	var oldest *conn
 	var oldestSocket *countedConn
 	for c := range s.conns {
-		if cc, owes := stranger(c); owes && (oldest == nil || cc.since.Before(oldestSocket.since)) {
+		if cc, owes := stranger(c); owes && (oldest == nil || cc.since().Before(oldestSocket.since())) {
 			oldest, oldestSocket = c, cc
 		}
 	}
 	if oldest == nil {
 		return 0, false
 	}
-	if wait = time.Until(oldestSocket.since.Add(s.grace)); wait > 0 {
+	if wait = time.Until(oldestSocket.since().Add(s.grace)); wait > 0 {
 		return wait, true
 	}
 	oldest.dropped(dropHelloTimeout)

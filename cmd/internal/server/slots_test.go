@@ -95,11 +95,11 @@ func strangers(ctx context.Context, addr string, n int) *sync.WaitGroup {
 // after a wait of at most a few of the strangers' grace periods.
 func TestStrangersCannotKeepClientsOut(t *testing.T) {
 	cfg := testConfig()
-	cfg.MaxConnections = 8
+	cfg.MaxConnections = 64
 	cfg.Token = "s3cret"
 	cfg.HelloTimeout = 5 * time.Second
 	cfg.HandshakeTimeout = 5 * time.Second
-	srv, url := startWithGrace(t, cfg, 20*time.Millisecond)
+	srv, url := startWithGrace(t, cfg, 100*time.Millisecond)
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/ws")
 	ctx, cancel := context.WithCancel(context.Background())
 	wg := strangers(ctx, addr, 334) // 1,002 sockets
