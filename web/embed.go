@@ -11,13 +11,26 @@ import (
 //go:embed index.html *.css js vendor
 var files embed.FS
 
+// ContentSecurityPolicy is what the page may load and who may frame it: its
+// own scripts (ES modules, the vendored msgpack) and stylesheet, the empty
+// data: favicon, and a WebSocket or fetch to its own origin ('self' covers
+// ws: and wss: to the same host and port). No page may frame it: a framing
+// page could click its buttons for the person (frame-ancestors, and
+// X-Frame-Options for browsers that predate it).
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 // Handler serves the viewer. Every file is small and changes only with the
 // binary, so the browser revalidates rather than caching for a fixed time.
 func Handler() http.Handler {
 	fileServer := http.FileServerFS(files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		header := w.Header()
+		header.Set("Cache-Control", "no-cache")
+		header.Set("X-Content-Type-Options", "nosniff")
+		header.Set("Content-Security-Policy", ContentSecurityPolicy)
+		header.Set("X-Frame-Options", "DENY")
+		header.Set("Referrer-Policy", "no-referrer")
 		fileServer.ServeHTTP(w, r)
 	})
 }

@@ -27,6 +27,8 @@ func TestHandlerServesThePage(t *testing.T) {
 		Handler().ServeHTTP(recorder, httptest.NewRequest(http.MethodGet, file, nil))
 		require.Equal(t, http.StatusOK, recorder.Code, file)
 		require.True(t, strings.HasPrefix(recorder.Header().Get("Content-Type"), contentType), file)
+		require.Equal(t, "DENY", recorder.Header().Get("X-Frame-Options"), file)
+		require.Contains(t, recorder.Header().Get("Content-Security-Policy"), "frame-ancestors 'none'", file)
 	}
 }
 

@@ -77,6 +77,11 @@ func (c *Codec) decodeFull(frame []byte, req *Request) *Error {
 
 // Encode writes v as one msgpack frame into dst, replacing its contents.
 func (c *Codec) Encode(dst *bytes.Buffer, v any) error {
+	if e, ok := v.(*ErrorReply); ok {
+		// Every error reply is encoded here, whoever wrote its message and
+		// whatever it quotes: it leaves as at most 256 bytes of valid UTF-8.
+		e.Error.Message = CleanMessage(e.Error.Message)
+	}
 	dst.Reset()
 	c.enc.ResetWriter(dst)
 	return c.enc.Encode(v)

@@ -8,6 +8,7 @@ package wire
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ProtocolVersion changes when a message changes incompatibly.
@@ -50,11 +51,39 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message)
 // a few dozen bytes, and this is the net under them.
 const MaxMessageBytes = 256
 
-// Errorf builds an Error with a formatted message, cut to MaxMessageBytes.
+// Errorf builds an Error with a formatted message, made clean by
+// CleanMessage.
 func Errorf(code Code, format string, args ...any) *Error {
-	msg := fmt.Sprintf(format, args...)
-	if len(msg) > MaxMessageBytes {
-		msg = strings.ToValidUTF8(msg[:MaxMessageBytes], "") + "…"
+	return &Error{Code: code, Message: CleanMessage(fmt.Sprintf(format, args...))}
+}
+
+// CleanMessage is msg as every client can decode and show it: each byte that
+// is not part of valid UTF-8 written as \xNN, and the whole cut on a rune
+// boundary to at most MaxMessageBytes, ending in "…" when cut. A message may
+// quote a client's bytes, and a msgpack str that is not UTF-8 makes strict
+// decoders (Python's) fail the whole reply.
+func CleanMessage(msg string) string {
+	if len(msg) <= MaxMessageBytes && utf8.ValidString(msg) {
+		return msg
 	}
-	return &Error{Code: code, Message: msg}
+	var b strings.Builder
+	for i := 0; i < len(msg) && b.Len() <= MaxMessageBytes; {
+		r, size := utf8.DecodeRuneInString(msg[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, msg[i])
+		} else {
+			b.WriteString(msg[i : i+size])
+		}
+		i += size
+	}
+	clean := b.String()
+	if len(clean) <= MaxMessageBytes {
+		return clean
+	}
+	const more = "…"
+	cut := MaxMessageBytes - len(more)
+	for !utf8.RuneStart(clean[cut]) {
+		cut--
+	}
+	return clean[:cut] + more
 }

@@ -36,7 +36,9 @@ type Request struct {
 	Src     EnvIDs         `msgpack:"src,omitempty"`      // fork
 	Dst     EnvIDs         `msgpack:"dst,omitempty"`      // fork
 	Bot     string         `msgpack:"bot,omitempty"`      // bot_actions
-	Seat    *int           `msgpack:"seat,omitempty"`     // view
+	// Seat is whose view a view shows; in reset and step, the seat the reply
+	// is for: rows where another seat is to play carry no observation.
+	Seat *int `msgpack:"seat,omitempty"` // view, reset, step
 }
 
 // Limits are the server's limits, announced by hello.
@@ -161,8 +163,8 @@ type ErrorReply struct {
 var opFields = map[string][]string{
 	OpHello: {"token"},
 	OpMake:  {"env", "num_envs", "options", "seed"},
-	OpReset: {"handle", "seeds", "env_ids"},
-	OpStep:  {"handle", "actions"},
+	OpReset: {"handle", "seeds", "env_ids", "seat"},
+	OpStep:  {"handle", "actions", "seat"},
 	OpClose: {"handle"},
 
 	OpGetState:    {"handle", "env_ids"},

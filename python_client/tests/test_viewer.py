@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 
 import splendor_rl
 from splendor_rl.arena_replay import ReplayWriter, game_notation
+from splendor_rl.codec import to_numpy, unpack
 from splendor_rl.server import find_binary
 
 from playwright import sync_api  # the test extra installs it
@@ -45,6 +47,8 @@ def page(browser):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The content security policy must not block anything the page does.
+    page.on("console", lambda message: "Content Security Policy" in message.text and errors.append(message.text))
     yield page
     context.close()
     assert not errors, errors
@@ -154,9 +158,8 @@ def test_phone_width_has_no_horizontal_overflow(browser, base, traces, trace):
 def play_clicks(page, rng: random.Random) -> None:
     """Plays the person's seat until the game is over: each decision selects a random clickable board element
     (when any), then clicks a random move among those listed; only legal moves are ever offered."""
-    done = "document.body.dataset.play === 'over' || document.querySelectorAll('button.move').length > 0"
-    while True:
-        page.wait_for_function(done, timeout=20_000)
+    while True:  # selectors, not wait_for_function: the page's script-src 'self' forbids Playwright's eval
+        page.wait_for_selector("body[data-play=over], button.move", timeout=20_000)
         if page.evaluate("document.body.dataset.play") == "over":
             return
         playable = page.locator("#table .playable[data-key]")
@@ -168,7 +171,7 @@ def play_clicks(page, rng: random.Random) -> None:
 
 def test_play_a_seeded_game_against_the_random_bot(page, base, url, tmp_path):
     # payment=choose (an env option passed through) adds the pay phase to the decisions clicked.
-    page.goto(base + "#play?env=splendor-v1&seed=5&bot=random&seat=0&delay=0&payment=choose")
+    start_game(page, base, "env=splendor-v1&seed=5&bot=random&seat=0&delay=0&payment=choose")
     play_clicks(page, random.Random(5))
     assert "game over" in page.inner_text("#situation")
     link = page.get_attribute("#replay-link", "href")
@@ -192,6 +195,7 @@ def test_play_a_seeded_game_against_the_random_bot(page, base, url, tmp_path):
     # the seed, options and actions.
     assert final_scores(page, base, Path(download.value.path())) == result["scores"]
     page.goto(base + link)
+    page.click("#replay-start")
     page.wait_for_selector("#table .seat")
     page.keyboard.press("End")
     assert [int(text.split()[0]) for text in page.locator(".seat h3 .points").all_inner_texts()] == result["scores"]
@@ -225,7 +229,7 @@ def final_scores(page, base: str, replay: Path) -> list[int]:
 
 
 def test_play_duel_shows_bot_decisions_and_hints(page, base):
-    page.goto(base + "#play?env=splendor-duel-v1&seed=3&bot=greedy&seat=1&delay=0")
+    start_game(page, base, "env=splendor-duel-v1&seed=3&bot=greedy&seat=1&delay=0")
     page.wait_for_selector("button.move")
     assert page.locator("#decision li").count() >= 1, "the bot's first decision is listed with its label"
     page.click("#hint")
@@ -245,3 +249,123 @@ def test_a_server_token_is_asked_for(browser):
         page.wait_for_selector("#play-env option", state="attached")
         assert page.locator("#token-form").is_hidden()
         page.close()
+
+
+# --- Safe to link (issue 22): headers, links that only fill in, and a play page that receives only its seat. ---
+
+def metric(base: str, name: str) -> float:
+    """A counter's value in the server's /metrics (0 when absent)."""
+    with urllib.request.urlopen(base + "metrics") as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[-1])
+    return 0.0
+
+
+def sent_ops(page) -> list[str]:
+    """The ops of every WebSocket frame the page sends, in order, filled in as they go."""
+    ops: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: ops.append(unpack(payload)["op"])))
+    return ops
+
+
+def start_game(page, base: str, query: str) -> None:
+    """Opens a play link, which fills the form, and clicks Start."""
+    page.goto(base + "#play?" + query)
+    page.wait_for_selector("body[data-play=form]")
+    page.click("#play-start")
+
+
+def test_the_viewer_cannot_be_framed_and_loads_only_its_own_files(page, base):
+    response = page.goto(base)
+    headers = response.headers
+    assert headers["x-frame-options"] == "DENY"
+    policy = headers["content-security-policy"]
+    for directive in ("frame-ancestors 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
+                      "default-src 'none'"):
+        assert directive in policy
+    page.click("#to-play")
+    page.wait_for_selector("#play-env option", state="attached")  # modules ran and the WebSocket connected
+
+    # A page of another origin that frames the viewer gets an empty frame: the viewer's page never runs in it.
+    other = page.context.new_page()
+    other.set_content(f'<iframe id="viewer" src="{base}#play"></iframe>')
+    other.wait_for_timeout(500)  # room for a wrongly framed page to start its modules
+    titles = [frame.evaluate("document.title") for frame in other.frames[1:] if frame.url.startswith("http")]
+    assert "Splendor viewer" not in titles
+    other.close()
+
+
+@pytest.mark.parametrize("link", [
+    "#play?env=splendor-v1&seed=1&bot=mcts%3A800&seat=1&players=3&delay=0&max_rounds=20",
+    "#replay?env=splendor-v1&seed=5&players=2&actions=0.0.0",
+])
+def test_a_link_alone_starts_nothing(page, base, link):
+    ops = sent_ops(page)
+    made, searched = metric(base, 'splendor_requests_total{op="make"}'), metric(base, 'splendor_requests_total{op="bot_actions"}')
+    page.goto(base + link)
+    if link.startswith("#play"):
+        page.wait_for_selector("body[data-play=form]")
+        assert page.input_value("#play-env") == "splendor-v1"
+        assert page.input_value("#play-bot") == "mcts:800"
+        assert [page.input_value(f"#play-setup [name={name}]") for name in ("seed", "seat", "players")] == ["1", "1", "3"]
+        assert "max_rounds=20" in page.inner_text("#play-extras")
+    else:
+        page.wait_for_selector("#replay-offer:not([hidden])")
+        assert "3 decisions" in page.inner_text("#replay-offer")
+    page.wait_for_timeout(1000)  # room for a page that would start a game by itself to do so
+    assert set(ops) <= {"hello"}, ops
+    assert metric(base, 'splendor_requests_total{op="make"}') == made
+    assert metric(base, 'splendor_requests_total{op="bot_actions"}') == searched
+    assert page.locator("#game").is_hidden()
+
+    page.click("#play-start" if link.startswith("#play") else "#replay-start")  # one click starts it
+    page.wait_for_selector("#table .seat")
+    assert "make" in ops
+
+
+def hidden_in(view: dict, person: int) -> list[str]:
+    """What in a view the person's seat may not see: the referee's fields, another seat's blind reserves."""
+    leaks = [key for key in ("notation", "decks", "chance") if key in view]
+    for seat, table in enumerate(view.get("seats", [])):
+        for card in table.get("reserved", []):
+            if seat != person and card.get("hidden") and card.get("card") is not None:
+                leaks.append(f"seat {seat}'s blind reserve {card['card']}")
+    return leaks
+
+
+def test_a_game_sends_the_page_only_its_seat(page, base):
+    person = 0
+    received: list[dict] = []
+    sent: list[dict] = []
+    page.on("websocket", lambda ws: (ws.on("framereceived", lambda payload: received.append(unpack(payload))),
+                                     ws.on("framesent", lambda payload: sent.append(unpack(payload)))))
+    start_game(page, base, f"env=splendor-v1&seed=11&bot=random&seat={person}&players=3&delay=0&max_rounds=25")
+    play_clicks(page, random.Random(11))
+    with page.expect_download() as download:
+        page.click("#save-replay")
+    lines = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
+
+    end = next(k for k, reply in enumerate(received)
+               if "obs" in reply and (any(to_numpy(reply["terminated"])) or any(to_numpy(reply["truncated"]))))
+    during, blind_seen = received[: end + 1], 0
+    for reply in during:
+        assert "states" not in reply
+        for view in reply.get("views", []):
+            assert hidden_in(view, person) == [], view
+            blind_seen += sum(card.get("card") is None for table in view["seats"] for card in table["reserved"])
+        if "obs" in reply:
+            others = to_numpy(reply["to_play"]) != person
+            assert not to_numpy(reply["obs"])[others].any(), "another seat's observation reached the page"
+            assert not to_numpy(reply["mask"])[others].any(), "another seat's mask reached the page"
+    game_requests = sent[: next(k for k, request in enumerate(sent) if request["op"] == "close")]
+    assert {request["op"] for request in game_requests} <= {"hello", "make", "reset", "step", "view", "bot_actions"}
+    assert all(request.get("seat") == person for request in game_requests if request["op"] in ("view", "reset", "step"))
+
+    # The test is not vacuous: the bots did reserve blind, and the page drew those cards face down; the replay,
+    # written after the end from the server's referee views, has them face up.
+    assert blind_seen > 0
+    assert any(card.get("hidden") and card.get("card") is not None
+               for line in lines[:-1] for seat, table in enumerate(line["state"]["seats"]) if seat != person
+               for card in table["reserved"])
+    assert lines[-1]["type"] == "result" and lines[-1]["final_view"]["notation"] == lines[-1]["final_state"]

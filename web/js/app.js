@@ -1,9 +1,11 @@
 // The page: picks the mode from the URL's hash (docs/viewer.md), keeps one
 // connection to the server, and asks for the server's token when it has one.
 //   #replay                               open a file
-//   #replay?env=…&seed=…&players=…&actions=3.17.…   re-play a seeded game on the server
+//   #replay?env=…&seed=…&players=…&actions=3.17.…   offer to re-play a seeded game on the server
 //   #play                                 choose a game
-//   #play?env=…&seed=…&bot=…&seat=…&players=…&delay=…   play it
+//   #play?env=…&seed=…&bot=…&seat=…&players=…&delay=…   the form, filled in
+// A link only fills in: any page can link here, so nothing runs on the server
+// (no env is made, no bot searches) until the person clicks.
 import { h } from "./dom.js";
 import { Connection, WireError } from "./wire.js";
 import { envOf, parts } from "./game.js";
@@ -44,25 +46,57 @@ async function route() {
   shown?.stop?.();
   shown = null;
   status("");
+  delete document.body.dataset.play;
   const [mode, query] = location.hash.slice(1).split("?");
   const params = new URLSearchParams(query ?? "");
   for (const [id, current] of [["to-play", mode === "play"], ["to-replay", mode !== "play"]]) {
     if (current) $(id).setAttribute("aria-current", "page");
     else $(id).removeAttribute("aria-current");
   }
-  $("replay-setup").hidden = mode === "play" || params.has("env");
-  $("play-setup").hidden = mode !== "play" || params.has("env");
-  $("game").hidden = !params.has("env");
+  $("replay-setup").hidden = mode === "play";
+  $("play-setup").hidden = mode !== "play";
+  $("game").hidden = true;
+  $("replay-offer").hidden = mode === "play" || !params.has("env");
   ui.moves.replaceChildren();
   try {
-    if (mode === "play") await (params.has("env") ? startPlay(params) : offerGames());
-    else if (params.has("env")) await replayLink(params);
+    if (mode === "play") fillForm(await offerGames(), params);
+    else if (params.has("env")) offerReplay(params);
   } catch (error) {
     status(`Error: ${error.message}`);
   }
 }
 
+// The form's own fields; any other parameter of a link (env options, delay)
+// is shown under the form and sent with it.
+const FORM_FIELDS = ["env", "players", "seed", "seat", "bot"];
+let linkExtras = new URLSearchParams();
+
+// fillForm puts a link's parameters into the play form, without starting.
+function fillForm(hello, params) {
+  const form = $("play-setup");
+  const choice = $("play-env");
+  if (hello.envs.includes(params.get("env"))) {
+    choice.value = params.get("env");
+    choice.onchange();
+  }
+  const bot = params.get("bot");
+  if (bot && ![...$("play-bot").options].some((option) => option.value === bot)) {
+    $("play-bot").append(h("option", {}, bot));
+  }
+  for (const name of FORM_FIELDS.slice(1)) {
+    if (params.has(name)) form.elements[name].value = params.get(name);
+  }
+  linkExtras = new URLSearchParams([...params].filter(([name]) => !FORM_FIELDS.includes(name)));
+  $("play-extras").hidden = linkExtras.size === 0;
+  $("play-extras").textContent = `Also from the link: ${[...linkExtras].map(([k, v]) => `${k}=${v}`).join(", ")}`;
+  document.body.dataset.play = "form";
+}
+
+// startPlay starts the game the form describes: called by its Start button only.
 async function startPlay(params) {
+  shown?.stop?.();
+  $("play-setup").hidden = true;
+  $("game").hidden = false;
   const [open, components] = await Promise.all([connect(), parts(params.get("env"))]);
   const game = {
     env: params.get("env"), seed: params.get("seed") ?? "1", options: envOptions(open.hello, params),
@@ -98,9 +132,19 @@ async function offerGames() {
     players.oninput();
   };
   choice.onchange();
+  return hello;
+}
+
+// offerReplay tells what a replay link holds; the button re-plays it.
+function offerReplay(params) {
+  const actions = (params.get("actions") ?? "").split(".").filter(Boolean).length;
+  $("replay-offer-text").textContent =
+    `This link holds a game of ${params.get("env")}, seed ${params.get("seed") ?? "0"}, ${actions} decisions.`;
+  $("replay-start").onclick = () => replayLink(params).catch((error) => status(`Error: ${error.message}`));
 }
 
 async function replayLink(params) {
+  $("replay-offer").hidden = true;
   const open = await connect();
   const frames = await rebuild(open, {
     env: params.get("env"), seed: params.get("seed") ?? "0", options: envOptions(open.hello, params),
@@ -151,10 +195,14 @@ document.addEventListener("drop", (event) => {
   document.body.classList.remove("drop-target");
   if (event.dataTransfer.files[0]) openFile(event.dataTransfer.files[0]);
 });
+// Start: the one way a game begins. The address shows the game (a link to
+// it fills the form again) without a hashchange, which would route.
 $("play-setup").addEventListener("submit", (event) => {
   event.preventDefault();
-  const form = new FormData(event.target);
-  location.hash = `play?${new URLSearchParams(form)}`;
+  const params = new URLSearchParams([...new FormData(event.target), ...linkExtras]);
+  history.replaceState(null, "", `#play?${params}`);
+  status("");
+  startPlay(params).catch((error) => status(`Error: ${error.message}`));
 });
 $("token-form").addEventListener("submit", (event) => {
   event.preventDefault();

@@ -8,16 +8,24 @@ export class Episode {
   // start makes and resets the env with the game's options (players,
   // payment…); the game is the seed's (PROTOCOL.md §6). Self-play lets the
   // page decide every seat; autoreset "disabled" keeps the ended game on the table.
-  static async start(connection, { env, seed, options = {} }) {
+  // With `seat` (a person's), replies carry only that seat's observation and
+  // mask (PROTOCOL.md §5, replies for one seat): what the bots' seats see
+  // never reaches the page.
+  static async start(connection, { env, seed, options = {} }, seat = null) {
     const made = await connection.request("make", { env, num_envs: 1, seed: BigInt(seed),
       options: { ...options, mode: "self_play", autoreset: "disabled" } });
-    const episode = new Episode(connection, made.handle, made.spec, BigInt(seed));
-    episode.update(await connection.request("reset", { handle: made.handle }));
+    const episode = new Episode(connection, made.handle, made.spec, BigInt(seed), seat);
+    episode.update(await connection.request("reset", episode.fields({})));
     return episode;
   }
 
-  constructor(connection, handle, spec, seed) {
-    Object.assign(this, { connection, handle, spec, seed, actions: [] });
+  constructor(connection, handle, spec, seed, seat) {
+    Object.assign(this, { connection, handle, spec, seed, seat, actions: [] });
+  }
+
+  // fields is a reset's or step's request: the handle, and the seat if any.
+  fields(more) {
+    return this.seat === null ? { handle: this.handle, ...more } : { handle: this.handle, seat: this.seat, ...more };
   }
 
   // update reads a batch reply's row 0.
@@ -33,7 +41,8 @@ export class Episode {
     return this.terminated || this.truncated;
   }
 
-  // legal lists the mask's moves with their labels.
+  // legal lists the mask's moves with their labels (none while another
+  // seat than a person's plays: the page is not told that seat's moves).
   legal() {
     const moves = [];
     this.mask.forEach((bit, action) => bit && moves.push({ action, label: this.spec.action_labels[action] }));
@@ -49,7 +58,7 @@ export class Episode {
   }
 
   async step(action) {
-    this.update(await this.connection.request("step", { handle: this.handle, actions: int32Tensor([action]) }));
+    this.update(await this.connection.request("step", this.fields({ actions: int32Tensor([action]) })));
     this.actions.push(action);
   }
 

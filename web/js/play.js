@@ -2,12 +2,16 @@
 // The person's seat is stepped with what they click (legal moves only: the
 // step reply's mask); every other seat asks `bot_actions` and steps that, so
 // the bots' decisions pass through here and are shown with their labels.
+// Until the game is over the page receives only what the person's seat may
+// see (its view, its observation and mask): the deck order and the bots'
+// blind reserves stay on the server. The replay, which is the referee's,
+// is re-played on the server from the seed and the actions once it is over.
 import { h } from "./dom.js";
 import { draw } from "./game.js";
 import { Episode } from "./episode.js";
 import { MovePicker } from "./moves.js";
-import { decisionLine, resultLine, jsonLine } from "./record.js";
-import { ending } from "./replay.js";
+import { jsonLine } from "./record.js";
+import { ending, rebuild } from "./replay.js";
 
 const BOTS = ["random", "greedy", "mcts"];
 // What the table waits for, as the situation line says it; the page's
@@ -17,7 +21,7 @@ const WAITING = { "your-move": "your move", bot: "a bot is thinking", over: "gam
 export class Play {
   // ui: {table, situation, controls, decision, moves}; game: {env, seed, options, seat, bot, delay}.
   constructor(ui, connection, game, parts) {
-    Object.assign(this, { ui, connection, game, parts, lines: [], stopped: false });
+    Object.assign(this, { ui, connection, game, parts, stopped: false });
     this.seatNames = Array.from({ length: 4 }, (_, i) => `Seat ${i} · ${i === game.seat ? "you" : game.bot}`);
     this.picker = new MovePicker(ui.table, ui.moves, (action) => this.answer(action));
     this.log = h("ol", { class: "alternatives", start: 0, "aria-label": "decisions so far" });
@@ -35,7 +39,7 @@ export class Play {
   // on, its env closed under it) ends quietly.
   async run() {
     try {
-      await this.playOut(await Episode.start(this.connection, this.game));
+      await this.playOut(await Episode.start(this.connection, this.game, this.game.seat));
     } catch (error) {
       if (!this.stopped) throw error;
     }
@@ -44,11 +48,9 @@ export class Play {
   async playOut(episode) {
     this.episode = episode;
     while (!episode.over && !this.stopped) {
-      const [referee, mine] = await Promise.all([episode.view(), episode.view(this.game.seat)]);
-      this.show(mine, episode.toPlay === this.game.seat ? "your-move" : "bot");
+      this.show(await episode.view(this.game.seat), episode.toPlay === this.game.seat ? "your-move" : "bot");
       const action = episode.toPlay === this.game.seat ? await this.ask(episode) : await this.botMove(episode);
       if (this.stopped) break;
-      this.lines.push(decisionLine(episode, referee, action));
       this.note(episode.toPlay, episode.spec.action_labels[action]);
       await episode.step(action);
     }
@@ -83,18 +85,21 @@ export class Play {
     this.log.scrollTop = this.log.scrollHeight; // the newest in sight, without scrolling the page
   }
 
+  // finish shows the end as the referee sees it and offers the replay: the
+  // game is over, so nothing is hidden any more.
   async finish(episode) {
-    const finalView = await episode.view();
-    const result = resultLine(episode, finalView);
-    this.lines.push(result);
+    episode.close();
+    const frames = await rebuild(this.connection, { ...this.game, actions: episode.actions });
+    if (this.stopped) return;
+    const { view: finalView, result } = frames.at(-1);
     this.show(finalView, "over");
-    const file = new Blob(this.lines.map(jsonLine), { type: "application/jsonl" });
+    const lines = [...frames.slice(0, -1).map((frame) => frame.decision), result];
+    const file = new Blob(lines.map(jsonLine), { type: "application/jsonl" });
     this.ui.controls.replaceChildren(
       h("a", { class: "button", id: "save-replay", href: URL.createObjectURL(file),
         download: `${this.game.env}-seed${this.game.seed}.jsonl` }, "Save replay"),
       h("a", { id: "replay-link", href: replayLink(this.game, episode.actions) }, "Link to this game"));
     this.ui.decision.prepend(ending(result, false));
-    episode.close();
   }
 
   stop() {

@@ -8,9 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/splendor-rl/splendor/internal/quote"
 	"github.com/splendor-rl/splendor/web"
@@ -81,52 +78,6 @@ func (s *Server) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(status)
-}
-
-// limitListener counts every accepted socket until it is closed, so that
-// half-sent requests and upgrades in progress count too; past max it closes
-// new sockets at once with a bare 503.
-type limitListener struct {
-	net.Listener
-	open atomic.Int64
-	max  int64
-}
-
-func newLimitListener(ln net.Listener, max int) *limitListener {
-	return &limitListener{Listener: ln, max: int64(max)}
-}
-
-func (l *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if l.open.Add(1) <= l.max {
-			return &countedConn{Conn: c, l: l}, nil
-		}
-		l.open.Add(-1)
-		go refuse(c)
-	}
-}
-
-// refuse answers an over-limit socket without reading its request.
-func refuse(c net.Conn) {
-	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-	_, _ = c.Write([]byte("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"))
-	_ = c.Close()
-}
-
-// countedConn gives its slot back once, however often it is closed.
-type countedConn struct {
-	net.Conn
-	l    *limitListener
-	once sync.Once
-}
-
-func (c *countedConn) Close() error {
-	c.once.Do(func() { c.l.open.Add(-1) })
-	return c.Conn.Close()
 }
 
 // slogError routes net/http's own complaints (bad TLS, header errors) to

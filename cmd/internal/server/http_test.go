@@ -56,14 +56,15 @@ func TestHTTPEndpointsAreReadOnly(t *testing.T) {
 	}
 }
 
-// Sockets that never finish their request count against max_connections
-// from the moment they are accepted, and are closed after the handshake
-// timeout, so they cannot keep clients out for long.
-func TestHalfSentRequestsAreCountedAndTimedOut(t *testing.T) {
+// Half-sent requests count from the moment they are accepted; when they
+// hold every slot, a newcomer waits until the oldest has had its grace and
+// takes its slot (the stranger is closed), and the rest are closed after the
+// handshake timeout.
+func TestHalfSentRequestsAreCountedAndGiveWay(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxConnections = 2
 	cfg.HandshakeTimeout = 300 * time.Millisecond
-	_, url := start(t, cfg)
+	srv, url := startWithGrace(t, cfg, 100*time.Millisecond)
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "ws://"), "/ws")
 	var stalled []net.Conn
 	for range cfg.MaxConnections + httpSpare {
@@ -73,19 +74,17 @@ func TestHalfSentRequestsAreCountedAndTimedOut(t *testing.T) {
 		require.NoError(t, err)
 		stalled = append(stalled, c)
 	}
-	time.Sleep(50 * time.Millisecond)
-	_, resp, err := dialRaw(url, nil)
-	require.Error(t, err, "every slot is taken")
-	if resp != nil {
-		require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
-	}
+	require.Eventually(t, func() bool { return srv.strangersHeld() == cfg.MaxConnections+httpSpare },
+		time.Second, 5*time.Millisecond, "the half-sent requests hold every slot")
+	c := dial(t, url) // waits for the oldest to have had its grace, then takes its slot
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpHello}, &wire.HelloReply{}))
 	for _, c := range stalled {
 		_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
-		_, err := bufio.NewReader(c).ReadString('\n') // the server answers the timeout (408) or closes
+		_, err := bufio.NewReader(c).ReadString('\n') // closed for the newcomer, or answered 408 at the timeout
 		_ = err
 		c.Close()
 	}
-	require.Eventually(t, func() bool { _, _, err := dialRaw(url, nil); return err == nil }, 2*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.strangersHeld() == 0 }, 2*time.Second, 10*time.Millisecond)
 }
 
 // When every WebSocket slot is taken, an upgrade is refused with 503 and

@@ -107,6 +107,7 @@ func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
 			return nil, wire.Errorf(wire.CodeUnauthorized, "wrong or missing token")
 		}
 		c.authed = true
+		settle(c.ws)
 		c.ws.SetReadLimit(c.s.cfg.MaxMessageBytes)
 		c.extendReadDeadline()
 	}
@@ -191,13 +192,16 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 			seeds[i] = uint64(s)
 		}
 	}
+	if werr := b.checkSeat(req.Seat); werr != nil {
+		return nil, werr
+	}
 	if b.v.Searches() {
 		c.readAhead(b)
 	}
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err)
 	}
-	return b.replyTo(req.ID), nil
+	return b.replyFor(req.ID, req.Seat), nil
 }
 
 func (c *conn) step(req *wire.Request) (any, *wire.Error) {
@@ -212,6 +216,9 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 		werr.Message = "actions: " + werr.Message
 		return nil, werr
 	}
+	if werr := b.checkSeat(req.Seat); werr != nil {
+		return nil, werr
+	}
 	if b.v.Searches() {
 		c.readAhead(b)
 	}
@@ -219,7 +226,7 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 		return nil, envError(err)
 	}
 	c.s.metrics.steps.Add(float64(len(b.actions)))
-	return b.replyTo(req.ID), nil
+	return b.replyFor(req.ID, req.Seat), nil
 }
 
 // closeReply is a close's reply with what to release once the writer takes

@@ -31,7 +31,10 @@ type Server struct {
 
 	mu        sync.Mutex
 	conns     map[*conn]struct{}
-	admitted  int // connections past admit, upgraded or still upgrading
+	admitted  int        // connections past admit, upgraded or still upgrading
+	slotFreed *sync.Cond // on mu: admitted went down, or draining began
+	listener  *limitListener
+	grace     time.Duration // how long a stranger keeps its slot (slots.go)
 	draining  bool
 	wg        sync.WaitGroup // one per connection
 	closePool sync.Once
@@ -47,7 +50,8 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, pool: env.NewPool(cfg.Workers), conns: map[*conn]struct{}{},
 		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
-		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions()}
+		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions(), grace: strangerGrace}
+	s.slotFreed = sync.NewCond(&s.mu)
 	s.metrics = newMetrics(s)
 	// WriteMessage sends a reply as one frame whatever its size: the part that
 	// fits the write buffer is copied there, the rest written from the reply's
@@ -64,9 +68,13 @@ func New(cfg Config) *Server {
 
 // Serve accepts connections on ln until Shutdown; at most MaxConnections
 // plus a few for plain HTTP are open at once, counted from the moment they
-// are accepted.
+// are accepted, and strangers give way to newcomers (slots.go).
 func (s *Server) Serve(ln net.Listener) error {
-	err := s.http.Serve(newLimitListener(ln, s.cfg.MaxConnections+httpSpare))
+	limited := newLimitListener(ln, s.cfg.MaxConnections+httpSpare, s.grace)
+	s.mu.Lock()
+	s.listener = limited
+	s.mu.Unlock()
+	err := s.http.Serve(limited)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -89,6 +97,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.release()
 		return // the upgrader has answered the client
 	}
+	upgraded(ws)
+	if s.cfg.Token == "" {
+		settle(ws) // no hello owed: a client from now on
+	}
 	c := newConn(s, ws)
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -99,25 +111,35 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	go c.run()
 }
 
-// admit reserves a connection slot and its memory, or refuses when full or
-// draining.
+// admit reserves a connection slot and its memory. When there is none, a
+// WebSocket that owes its hello and has had its grace gives way (slots.go);
+// it refuses when none does within the handshake timeout, or when draining.
 func (s *Server) admit() bool {
+	deadline := time.Now().Add(s.cfg.HandshakeTimeout)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.draining || s.admitted >= s.cfg.MaxConnections || !s.memory.take(s.connCost) {
-		return false
+	for !s.draining {
+		if s.admitted < s.cfg.MaxConnections && s.memory.take(s.connCost) {
+			s.admitted++
+			s.wg.Add(1)
+			return true
+		}
+		wait, ok := s.makeWay()
+		if !ok || time.Now().Add(wait).After(deadline) {
+			return false
+		}
+		s.waitForSlot(wait)
 	}
-	s.admitted++
-	s.wg.Add(1)
-	return true
+	return false
 }
 
 // release gives back what admit took.
 func (s *Server) release() {
+	s.memory.give(s.connCost)
 	s.mu.Lock()
 	s.admitted--
+	s.slotFreed.Broadcast()
 	s.mu.Unlock()
-	s.memory.give(s.connCost)
 	s.wg.Done()
 }
 
@@ -142,6 +164,7 @@ func (s *Server) connections() int {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.draining = true
+	s.slotFreed.Broadcast()
 	for c := range s.conns {
 		c.drain()
 	}

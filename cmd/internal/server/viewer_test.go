@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -113,4 +114,77 @@ func getJSON(t *testing.T, url string, v any) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(v))
+}
+
+// A reset or step with a seat is answered as that seat may see it: obs and
+// mask rows of envs where another seat is to play are zeros, the rest are
+// the full reply's; with obs_seats "all" only the seat's own view is kept.
+// A seat outside the table is bad_shape and steps nothing.
+func TestSeatRepliesLeaveOutOtherSeats(t *testing.T) {
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	full, _ := makeBatch(t, c, 3, nil)
+	seated, _ := makeBatch(t, c, 3, nil)
+	var want, got wire.BatchReply
+	for turn := range 6 {
+		seat := (turn + 1) % 2 // the seat not to play, then the seat to play, …
+		if turn == 0 {
+			require.NoError(t, c.Call(wire.Request{Op: wire.OpReset, Handle: full.Handle}, &want))
+			require.NoError(t, c.Call(wire.Request{Op: wire.OpReset, Handle: seated.Handle, Seat: &seat}, &got))
+		} else {
+			actions := firstLegal(want.Mask)
+			require.NoError(t, c.Call(wire.Request{Op: wire.OpStep, Handle: full.Handle, Actions: &actions}, &want))
+			require.NoError(t, c.Call(wire.Request{Op: wire.OpStep, Handle: seated.Handle, Actions: &actions, Seat: &seat}, &got))
+		}
+		require.Equal(t, want.ToPlay, got.ToPlay)
+		require.Equal(t, want.Rewards, got.Rewards)
+		toPlay := int32s(want.ToPlay)
+		for i, rowSeat := range toPlay {
+			for _, tensors := range [][2]wire.Tensor{{want.Obs, got.Obs}, {want.Mask, got.Mask}} {
+				w, g := rows(tensors[0], len(toPlay))[i], rows(tensors[1], len(toPlay))[i]
+				if int(rowSeat) == seat {
+					require.Equal(t, w, g, "turn %d env %d: the seat's own row", turn, i)
+				} else {
+					require.Equal(t, make([]byte, len(w)), g, "turn %d env %d: another seat's row", turn, i)
+				}
+			}
+		}
+	}
+	var before, after wire.StatesReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpGetState, Handle: seated.Handle}, &before))
+	for _, bad := range []int{2, -1} {
+		requireCode(t, c.Call(wire.Request{Op: wire.OpStep, Handle: seated.Handle, Actions: ptr(firstLegal(want.Mask)), Seat: &bad}, &got), wire.CodeBadShape)
+		requireCode(t, c.Call(wire.Request{Op: wire.OpReset, Handle: seated.Handle, Seat: &bad}, &got), wire.CodeBadShape)
+	}
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpGetState, Handle: seated.Handle}, &after))
+	require.Equal(t, before.States, after.States, "refused seats change nothing")
+
+	every, _ := makeBatch(t, c, 2, map[string]any{"obs_seats": "all"})
+	one := 1
+	var all, mine wire.BatchReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpReset, Handle: every.Handle, Seeds: wire.Seeds{4, 5}}, &all))
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpReset, Handle: every.Handle, Seeds: wire.Seeds{4, 5}, Seat: &one}, &mine))
+	for i, row := range rows(mine.Obs, 2) {
+		half := len(row) / 2
+		require.Equal(t, make([]byte, half), row[:half], "env %d: seat 0's view is left out", i)
+		require.Equal(t, rows(all.Obs, 2)[i][half:], row[half:], "env %d: seat 1's own view is kept", i)
+	}
+}
+
+func int32s(t wire.Tensor) []int32 {
+	out := make([]int32, len(t.Data)/4)
+	for i := range out {
+		out[i] = int32(binary.LittleEndian.Uint32(t.Data[4*i:]))
+	}
+	return out
+}
+
+// rows splits a tensor's data into n rows.
+func rows(t wire.Tensor, n int) [][]byte {
+	size := len(t.Data) / n
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = t.Data[i*size : (i+1)*size]
+	}
+	return out
 }
