@@ -170,11 +170,12 @@ func (c *conn) nextMessage() (int, io.Reader, error) {
 }
 
 // readAhead starts reading the next message on a goroutine of its own while
-// this one runs a search on b, so that a client that disconnects (or whose
-// connection drops) meanwhile stops b's searches at once instead of leaving
-// them to run to their end. Only the header is read, so no frame buffer
-// more is held; the reader takes the message at its next readFrame.
-func (c *conn) readAhead(b *batch) {
+// this one runs a search on batch handle, so that a client that disconnects,
+// or closes the batch, meanwhile stops its searches at once instead of
+// leaving them to run to their end. Only the header and a close request's
+// few bytes are read, so no frame buffer more is held; the reader takes the
+// message at its next readFrame.
+func (c *conn) readAhead(b *batch, handle uint64) {
 	if c.ahead != nil {
 		return
 	}
@@ -183,10 +184,30 @@ func (c *conn) readAhead(b *batch) {
 	go func() {
 		defer close(done)
 		c.aheadKind, c.aheadR, c.aheadErr = c.ws.NextReader()
-		if c.aheadErr != nil && !c.draining.Load() { // a drain answers what it read
+		switch {
+		case c.aheadErr != nil && !c.draining.Load(): // a drain answers what it read
+			b.v.Stop()
+		case c.aheadErr == nil && closes(&c.aheadR, handle):
 			b.v.Stop()
 		}
 	}()
+}
+
+// closeRequestBytes is more than any close request takes: {id, op, handle}.
+const closeRequestBytes = 64
+
+// closes reports whether the message *r starts to deliver is a close of
+// handle, reading at most its first closeRequestBytes; *r then delivers the
+// whole message still.
+func closes(r *io.Reader, handle uint64) bool {
+	head := make([]byte, closeRequestBytes+1)
+	n, err := io.ReadFull(*r, head)
+	*r = io.MultiReader(bytes.NewReader(head[:n]), *r)
+	if err != io.ErrUnexpectedEOF { // longer than a close request (or broken: the reader will see)
+		return false
+	}
+	var req wire.Request
+	return wire.NewCodec().DecodeRequest(head[:n], &req) == nil && req.Op == wire.OpClose && req.Handle == handle
 }
 
 // forgetRequest lets go of what a large request left behind: the frame

@@ -265,3 +265,25 @@ func TestDisconnectStopsSearches(t *testing.T) {
 		require.Equal(t, settled, iterations(), "%s: no search runs after the connection ended", name)
 	}
 }
+
+// A close of the batch sent while its search runs stops the search at once:
+// the search's reply says it was cut short, then the close is answered.
+func TestClosingABatchStopsItsSearches(t *testing.T) {
+	srv, url := start(t, testConfig())
+	c := dial(t, url)
+	made, _ := makeBatch(t, c, 64, nil)
+	_, err := c.Send(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "mcts:20000", Seed: seed(1)})
+	require.NoError(t, err)
+	time.Sleep(100 * time.Millisecond)
+	started := time.Now()
+	_, err = c.Send(wire.Request{Op: wire.OpClose, Handle: made.Handle})
+	require.NoError(t, err)
+	requireCode(t, c.Recv(&wire.ActionsReply{}), wire.CodeUnknownHandle)
+	var closed wire.CloseReply
+	require.NoError(t, c.Recv(&closed))
+	require.True(t, closed.Closed)
+	t.Logf("the search's reply and the close's came %v after the close was sent", time.Since(started))
+	settled := counterValue(t, srv, "splendor_search_iterations_total", "")
+	time.Sleep(300 * time.Millisecond)
+	require.Equal(t, settled, counterValue(t, srv, "splendor_search_iterations_total", ""), "no search runs")
+}

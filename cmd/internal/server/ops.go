@@ -196,7 +196,7 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 		return nil, werr
 	}
 	if b.v.Searches() {
-		c.readAhead(b)
+		c.readAhead(b, req.Handle)
 	}
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err)
@@ -220,7 +220,7 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 		return nil, werr
 	}
 	if b.v.Searches() {
-		c.readAhead(b)
+		c.readAhead(b, req.Handle)
 	}
 	if err := b.v.Step(b.actions); err != nil {
 		return nil, envError(err)
@@ -266,6 +266,8 @@ func envError(err error) *wire.Error {
 	switch {
 	case errors.Is(err, errLimit):
 		return wire.Errorf(wire.CodeLimit, "%v", err)
+	case errors.Is(err, env.ErrStopped): // its close was read while it ran
+		return wire.Errorf(wire.CodeUnknownHandle, "%v: this request's searches were cut short", err)
 	case errors.As(err, &ae):
 		return &wire.Error{Code: wire.CodeIllegalAction, Message: err.Error(), Envs: ae.Envs}
 	case errors.Is(err, env.ErrUnknownEnv):

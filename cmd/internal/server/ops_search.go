@@ -41,7 +41,7 @@ func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 			return nil, werr
 		}
 		if spec, err := bots.Parse(req.Bot); err == nil && spec.Kind == bots.MCTS {
-			c.readAhead(b)
+			c.readAhead(b, req.Handle)
 		}
 	}
 	reply, err := op(b, req)
