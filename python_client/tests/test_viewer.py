@@ -300,7 +300,13 @@ def test_the_viewer_cannot_be_framed_and_loads_only_its_own_files(page, base):
     "#play?env=splendor-v1&seed=1&bot=mcts%3A800&seat=1&players=3&delay=0&max_rounds=20",
     "#replay?env=splendor-v1&seed=5&players=2&actions=0.0.0",
 ])
-def test_a_link_alone_starts_nothing(page, base, link):
+def test_a_link_alone_starts_nothing(page, link):
+    # A server of its own: the metrics count this page's requests only, not those of a game another test left.
+    with splendor_rl.LocalServer(args=("--log-level", "warn")) as server:
+        link_starts_nothing(page, server.url.replace("ws://", "http://").removesuffix("/ws") + "/", link)
+
+
+def link_starts_nothing(page, base: str, link: str) -> None:
     ops = sent_ops(page)
     made, searched = metric(base, 'splendor_requests_total{op="make"}'), metric(base, 'splendor_requests_total{op="bot_actions"}')
     page.goto(base + link)
