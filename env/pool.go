@@ -22,8 +22,9 @@ import (
 // sleeps too. A client that steps slowly (a network round trip, a neural
 // network) makes the workers sleep at once, so the polling costs it nothing.
 type Pool struct {
-	jobs    chan *Vector // a batch to help with
-	workers int
+	jobs        chan *Vector // a batch to help with
+	workers     int
+	searchSlots chan struct{} // runSearches
 }
 
 // stepChunk is how many envs a goroutine takes at a time to step: about 15
@@ -37,6 +38,7 @@ const stepChunk = 64
 func NewPool(workers int) *Pool {
 	workers = max(workers, 1)
 	p := &Pool{jobs: make(chan *Vector, 4*workers), workers: workers}
+	p.SetSearchSlots(DefaultSearchSlots(workers))
 	for i := 0; i < workers-1; i++ {
 		go p.work()
 	}

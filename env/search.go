@@ -1,7 +1,6 @@
 package env
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -12,15 +11,19 @@ type Searcher interface {
 	Searches() bool
 }
 
-// searchSlots bounds the searches running at once in the process to one
-// fewer than the cores (at least one), so that a step always finds a core
-// however many clients search; searches hold a slot one env at a time, so
-// that the searches of several batches take turns env by env.
-var searchSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+// DefaultSearchSlots is one fewer than workers, at least one: so that a
+// step always finds a core however many clients search.
+func DefaultSearchSlots(workers int) int { return max(1, workers-1) }
 
-// SearchSlots is how many searches run at once in the process at most: a
-// server counts one search tree (bots.TreeBytes) for each.
-func SearchSlots() int { return cap(searchSlots) }
+// SetSearchSlots sets how many searches of the pool's batches run at once
+// (DefaultSearchSlots by default), before the pool is used. Searches hold a
+// slot one env at a time, so that the searches of several batches take
+// turns env by env.
+func (p *Pool) SetSearchSlots(n int) { p.searchSlots = make(chan struct{}, max(n, 1)) }
+
+// SearchSlots is how many searches run at once at most: a server counts
+// one search tree (bots.TreeBytes) for each.
+func (p *Pool) SearchSlots() int { return cap(p.searchSlots) }
 
 // runSearches calls v.work over [0, n), env by env, each env holding a
 // search slot, on as many goroutines as there are slots; a panic in any is
@@ -28,15 +31,16 @@ func SearchSlots() int { return cap(searchSlots) }
 func (v *Vector) runSearches(n int) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(n, cap(searchSlots)) {
+	slots := v.pool.searchSlots
+	for range min(n, cap(slots)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			lowerPriority()
 			for k := int(next.Add(1)) - 1; k < n; k = int(next.Add(1)) - 1 {
-				searchSlots <- struct{}{}
+				slots <- struct{}{}
 				v.workChunk(k, k+1)
-				<-searchSlots
+				<-slots
 			}
 		}()
 	}

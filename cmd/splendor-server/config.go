@@ -36,6 +36,7 @@ var table = []setting{
 	{"allow_remote_without_token", false, "allow a non-loopback listen address without a token"},
 	{"pprof_listen", "", "loopback host:port to serve Go's pprof on (empty: off)"},
 	{"workers", 0, "goroutines stepping envs (0: one per core)"},
+	{"search_slots", 0, "mcts searches running at once, the share of the cores searches take (0: one fewer than workers, at least 1)"},
 	{"log_level", "info", "debug, info, warn or error"},
 	{"token", "", "shared secret clients send in hello (empty: none)"},
 }
@@ -165,6 +166,7 @@ func toSettings(v *viper.Viper, exitOnStdinClose bool) (settings, error) {
 		HelloTimeout:         r.duration("hello_timeout"),
 		AllowedHosts:         r.list("allowed_hosts"),
 		Workers:              r.int("workers"),
+		SearchSlots:          r.int("search_slots"),
 		Token:                r.str("token"),
 		Version:              version,
 	}, shutdownGrace: r.duration("shutdown_grace"), pprofListen: r.str("pprof_listen"), exitOnStdinClose: exitOnStdinClose}

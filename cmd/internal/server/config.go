@@ -6,7 +6,10 @@ package server
 
 import (
 	"log/slog"
+	"runtime"
 	"time"
+
+	"github.com/splendor-rl/splendor/env"
 )
 
 // Config is the server's settings; cmd/splendor-server fills it from
@@ -52,6 +55,10 @@ type Config struct {
 	AllowedHosts []string
 	// Workers is the number of goroutines stepping envs (0: one per core).
 	Workers int
+	// SearchSlots is how many mcts searches run at once, apart from the
+	// workers (0: one fewer than the workers, at least one): the share of
+	// the cores searches may take while steps keep the rest.
+	SearchSlots int
 	// Token, when set, must be sent in hello before any other op.
 	Token   string
 	Logger  *slog.Logger
@@ -72,3 +79,17 @@ const (
 )
 
 func (c *Config) pongWait() time.Duration { return 2 * c.PingInterval }
+
+func (c *Config) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (c *Config) searchSlots() int {
+	if c.SearchSlots > 0 {
+		return c.SearchSlots
+	}
+	return env.DefaultSearchSlots(c.workers())
+}

@@ -16,8 +16,8 @@ import (
 //	worst case = max_connections × connectionBytes + search slots × bots.TreeBytes
 //	             + max_envs_total × the largest envBytes
 //
-// Searches run in the process's search slots (env.SearchSlots: one fewer
-// than the cores), each holding one tree, whatever the connections.
+// Searches run in the pool's search slots (search_slots: by default one
+// fewer than the workers), each holding one tree, whatever the connections.
 // A connection's queued replies are bounded by its envs (queueAllowance),
 // so they are part of envBytes; everything else a connection holds is part
 // of connectionBytes.
@@ -90,7 +90,7 @@ func (b *budget) give(n int64) { b.used.Add(-n) }
 // heaviest kind (HeaviestEnvBytes).
 func WorstCaseMemory(cfg Config) int64 {
 	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) +
-		int64(env.SearchSlots())*bots.TreeBytes + int64(cfg.MaxEnvsTotal)*HeaviestEnvBytes()
+		int64(cfg.searchSlots())*bots.TreeBytes + int64(cfg.MaxEnvsTotal)*HeaviestEnvBytes()
 }
 
 // HeaviestEnvBytes is envBytes of the heaviest env any client can make: of

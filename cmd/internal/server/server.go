@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"runtime"
 	"sync"
 	"time"
 
@@ -42,13 +41,13 @@ type Server struct {
 
 // New builds a server; Serve starts it.
 func New(cfg Config) *Server {
-	if cfg.Workers <= 0 {
-		cfg.Workers = runtime.GOMAXPROCS(0)
-	}
+	cfg.Workers, cfg.SearchSlots = cfg.workers(), cfg.searchSlots()
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = defaultHandshakeTimeout
 	}
-	s := &Server{cfg: cfg, pool: env.NewPool(cfg.Workers), conns: map[*conn]struct{}{},
+	pool := env.NewPool(cfg.Workers)
+	pool.SetSearchSlots(cfg.SearchSlots)
+	s := &Server{cfg: cfg, pool: pool, conns: map[*conn]struct{}{},
 		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
 		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions(), grace: strangerGrace}
 	s.slotFreed = sync.NewCond(&s.mu)
