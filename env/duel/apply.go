@@ -2,10 +2,10 @@ package duel
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/deck"
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // ErrIllegal reports an action that is not legal in the current state; the
@@ -15,11 +15,8 @@ var ErrIllegal = errors.New("duel: illegal action")
 // Apply plays action index i for the seat to act. An illegal or out-of-range
 // index returns an error wrapping ErrIllegal and changes nothing.
 func (s *State) Apply(i int) error {
-	if i < 0 || i >= NumActions {
-		return fmt.Errorf("%w: index %d outside [0,%d)", ErrIllegal, i, NumActions)
-	}
-	if !s.isLegal(i) {
-		return fmt.Errorf("%w: %q in phase %s", ErrIllegal, labelTable[i], s.Phase)
+	if i < 0 || i >= NumActions || !s.isLegal(i) {
+		return notation.Illegal(ErrIllegal, labelTable[:], i, s.Phase)
 	}
 	a := actionTable[i]
 	p := &s.Players[s.Seat]

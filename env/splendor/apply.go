@@ -2,10 +2,10 @@ package splendor
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 
 	"github.com/splendor-rl/splendor/internal/deck"
+	"github.com/splendor-rl/splendor/internal/notation"
 )
 
 // ErrIllegal reports an action that is not legal in the current state; the
@@ -17,11 +17,8 @@ var ErrIllegal = errors.New("splendor: illegal action")
 // flat switch on purpose: Apply is the hot path, and moving the switch into a
 // helper cost a quarter of a take's time.
 func (s *State) Apply(i int) error {
-	if i < 0 || i >= NumActions {
-		return fmt.Errorf("%w: index %d outside [0,%d)", ErrIllegal, i, NumActions)
-	}
-	if !s.isLegal(i) {
-		return fmt.Errorf("%w: %q in phase %s", ErrIllegal, labelTable[i], s.Phase)
+	if i < 0 || i >= NumActions || !s.isLegal(i) {
+		return notation.Illegal(ErrIllegal, labelTable[:], i, s.Phase)
 	}
 	a := actionTable[i]
 	p := &s.Players[s.Seat]
