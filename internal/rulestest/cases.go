@@ -128,9 +128,21 @@ func (e *Engine[S, M, PS, PM]) AssertRefused(t testing.TB, s S, label string) {
 	}
 }
 
-// RefusesNotation checks that Parse refuses each text, by its name.
-func (e *Engine[S, M, PS, PM]) RefusesNotation(t *testing.T, bad map[string]string) {
+// RefusesNotation checks that Parse refuses each text, by its name, and the
+// texts every game refuses, made from valid (a text Parse accepts): the
+// empty text, valid with an unknown field after it, and valid without each
+// one of its fields.
+func (e *Engine[S, M, PS, PM]) RefusesNotation(t *testing.T, valid string, bad map[string]string) {
 	t.Helper()
+	if _, err := e.Parse(valid); err != nil {
+		t.Fatalf("Parse(%q) = %v, want a valid text", valid, err)
+	}
+	bad = maps.Clone(bad)
+	bad["empty"], bad["extra field"] = "", valid+" extra=1"
+	fields := strings.Fields(valid)
+	for i, f := range fields {
+		bad["without "+f] = strings.Join(slices.Delete(slices.Clone(fields), i, i+1), " ")
+	}
 	for name, text := range bad {
 		if _, err := e.Parse(text); !errors.Is(err, e.ErrNotation) {
 			t.Errorf("%s: Parse(%q) = %v, want %v", name, text, err, e.ErrNotation)

@@ -106,7 +106,7 @@ var wrongCases = map[string]func(t *testing.T, e *Engine[counter, moves, *counte
 		RunLegalCases(t, e, []LegalCase{{"add 1 is legal", "n=0", nil, []string{"add 1"}}})
 	},
 	"text Parse accepts": func(t *testing.T, e *Engine[counter, moves, *counter, *moves]) {
-		e.RefusesNotation(t, map[string]string{"fine": "n=2"})
+		e.RefusesNotation(t, "n=1", map[string]string{"fine": "n=2"})
 	},
 }
 
