@@ -39,9 +39,7 @@ func (s *State) Apply(i int) error {
 		s.Pyramid[k] = NoCard // refilled as the turn passes
 		s.buy(p, c)
 	case BuyReserved:
-		c := p.Reserved[a.Slot]
-		p.unreserve(a.Slot)
-		s.buy(p, c)
+		s.buy(p, p.unreserve(a.Slot))
 	case Pass:
 		if p.Tokens.Total() > TokenLimit {
 			// Privileges used earlier in the turn took it over the limit; the
@@ -187,7 +185,8 @@ func (s *State) reserveSlot(p *Player, k int) {
 	s.endTurn(p)
 }
 
-// unreserve removes reserve slot r, keeping the others in order.
-func (p *Player) unreserve(r uint8) {
-	deck.Unreserve(p.Reserved[:], &p.NumReserved, &p.Blind, r, NoCard)
+// unreserve removes reserve slot r, keeping the others in order, and
+// returns its card.
+func (p *Player) unreserve(r uint8) Card {
+	return deck.Unreserve(p.Reserved[:], &p.NumReserved, &p.Blind, r, NoCard)
 }

@@ -43,9 +43,7 @@ func (s *State) Apply(i int) error {
 		s.Market[a.Level][a.Slot] = NoCard
 		s.buy(p, c)
 	case BuyReserved:
-		c := p.Reserved[a.Slot]
-		p.unreserve(a.Slot)
-		s.buy(p, c)
+		s.buy(p, p.unreserve(a.Slot))
 	case PayGold:
 		s.payGold(p, a.Gem)
 	case PayDone:
@@ -121,9 +119,10 @@ func (s *State) reserve(p *Player, c Card, blind bool) {
 	}
 }
 
-// unreserve removes reserve slot r, keeping the others in order.
-func (p *Player) unreserve(r uint8) {
-	deck.Unreserve(p.Reserved[:], &p.NumReserved, &p.Blind, r, NoCard)
+// unreserve removes reserve slot r, keeping the others in order, and
+// returns its card.
+func (p *Player) unreserve(r uint8) Card {
+	return deck.Unreserve(p.Reserved[:], &p.NumReserved, &p.Blind, r, NoCard)
 }
 
 // afterAction enforces the token limit before the noble check.
