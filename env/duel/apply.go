@@ -15,8 +15,8 @@ var ErrIllegal = errors.New("duel: illegal action")
 // Apply plays action index i for the seat to act. An illegal or out-of-range
 // index returns an error wrapping ErrIllegal and changes nothing.
 func (s *State) Apply(i int) error {
-	if i < 0 || i >= NumActions || !s.isLegal(i) {
-		return notation.Illegal(ErrIllegal, labelTable[:], i, s.Phase)
+	if uint(i) >= NumActions || !s.isLegal(i) {
+		return s.illegal(i)
 	}
 	a := actionTable[i]
 	p := &s.Players[s.Seat]
@@ -53,6 +53,13 @@ func (s *State) Apply(i int) error {
 	}
 	return nil
 }
+
+// illegal is Apply's error for index i. It is a call of its own, kept out
+// of Apply, so that the hot path does not carry the error's arguments: inlined,
+// it cost the random game 2–3 %.
+//
+//go:noinline
+func (s *State) illegal(i int) error { return notation.Illegal(ErrIllegal, labelTable[:], i, s.Phase) }
 
 // applyFollowUp plays a decision of the phases after the main one.
 func (s *State) applyFollowUp(p *Player, a Action) {
