@@ -103,8 +103,9 @@ var (
 	lineCells [numLines][MaxLine]uint8
 )
 
-// initActions builds the action table; it runs after the component data is
-// loaded, since royal labels name what the royal gives.
+// initActions builds the action table with each index's label; it runs
+// after the component data is loaded, since royal labels name what the
+// royal gives. Levels and slots are 1-based in labels, as players say them.
 func initActions() {
 	if payDoneIndex+1 != NumActions {
 		panic("duel: action layout does not add up")
@@ -112,55 +113,64 @@ func initActions() {
 	initLines()
 	initLinesByRow()
 	for c := uint8(0); c < NumCells; c++ {
-		actionTable[privilegeBase+int(c)] = Action{Kind: UsePrivilege, Cell: c}
-		actionTable[goldBase+int(c)] = Action{Kind: TakeGold, Cell: c}
-		actionTable[tokenBase+int(c)] = Action{Kind: ChooseToken, Cell: c}
+		put(privilegeBase+int(c), Action{Kind: UsePrivilege, Cell: c}, "privilege "+CellName(int(c)))
+		put(goldBase+int(c), Action{Kind: TakeGold, Cell: c}, "gold "+CellName(int(c)))
+		put(tokenBase+int(c), Action{Kind: ChooseToken, Cell: c}, "token "+CellName(int(c)))
 	}
-	actionTable[replenishIndex] = Action{Kind: Replenish}
-	for l := 0; l < NumLevels; l++ {
-		for k := PyramidStart[l]; k < PyramidStart[l+1]; k++ {
-			slot := uint8(k - PyramidStart[l])
-			actionTable[reserveCardBase+k] = Action{Kind: ReserveCard, Level: uint8(l), Slot: slot}
-			actionTable[buyCardBase+k] = Action{Kind: BuyCard, Level: uint8(l), Slot: slot}
-		}
-		actionTable[reserveTopBase+l] = Action{Kind: ReserveTop, Level: uint8(l)}
-	}
-	for r := uint8(0); r < MaxReserved; r++ {
-		actionTable[buyReservedBase+int(r)] = Action{Kind: BuyReserved, Slot: r}
-	}
+	put(replenishIndex, Action{Kind: Replenish}, "replenish")
+	initCardActions()
 	for g := White; g <= Gold; g++ {
 		if g <= Black {
-			actionTable[jokerBase+int(g)] = Action{Kind: ChooseJoker, Gem: g}
+			put(jokerBase+int(g), Action{Kind: ChooseJoker, Gem: g}, "joker "+g.String())
 		}
 		if g <= Pearl {
-			actionTable[stealBase+int(g)] = Action{Kind: ChooseSteal, Gem: g}
-			actionTable[payGoldBase+int(g)] = Action{Kind: PayGold, Gem: g}
+			put(stealBase+int(g), Action{Kind: ChooseSteal, Gem: g}, "steal "+g.String())
+			put(payGoldBase+int(g), Action{Kind: PayGold, Gem: g}, notation.PayGoldLabel(g))
 		}
-		actionTable[returnBase+int(g)] = Action{Kind: ReturnToken, Gem: g}
+		put(returnBase+int(g), Action{Kind: ReturnToken, Gem: g}, notation.ReturnLabel(g))
 	}
-	for r := uint8(0); r < NumRoyals; r++ {
-		actionTable[royalBase+int(r)] = Action{Kind: ChooseRoyal, Slot: r}
+	for r := Royal(0); r < NumRoyals; r++ {
+		put(royalBase+int(r), Action{Kind: ChooseRoyal, Slot: uint8(r)}, royalLabel(r))
 	}
-	actionTable[passIndex] = Action{Kind: Pass}
-	actionTable[payDoneIndex] = Action{Kind: PayDone}
-	for i, a := range actionTable {
-		labelTable[i] = a.label()
+	put(passIndex, Action{Kind: Pass}, notation.PassLabel)
+	put(payDoneIndex, Action{Kind: PayDone}, notation.PayDoneLabel)
+}
+
+// initCardActions builds the reserve and buy actions, pyramid slots level
+// by level.
+func initCardActions() {
+	for l := 0; l < NumLevels; l++ {
+		for k := PyramidStart[l]; k < PyramidStart[l+1]; k++ {
+			level, slot := uint8(l), uint8(k-PyramidStart[l])
+			put(reserveCardBase+k, Action{Kind: ReserveCard, Level: level, Slot: slot}, notation.ReserveLabel(level, slot))
+			put(buyCardBase+k, Action{Kind: BuyCard, Level: level, Slot: slot}, notation.BuyLabel(level, slot))
+		}
+		put(reserveTopBase+l, Action{Kind: ReserveTop, Level: uint8(l)}, notation.ReserveTopLabel(uint8(l)))
+	}
+	for r := uint8(0); r < MaxReserved; r++ {
+		put(buyReservedBase+int(r), Action{Kind: BuyReserved, Slot: r}, notation.BuyReservedLabel(r))
 	}
 }
 
+// put makes a, spelled label, index i of the action space.
+func put(i int, a Action, label string) { actionTable[i], labelTable[i] = a, label }
+
+// initLines builds the line actions and the cells of each line.
 func initLines() {
 	for _, b := range lineBlocks {
 		for r := 0; r < b.rows; r++ {
 			for col := b.col0; col < b.col0+b.width; col++ {
 				i := b.base + r*b.width + col - b.col0
 				first := r*BoardSide + col
-				actionTable[i] = Action{Kind: TakeLine, Cell: uint8(first), Dir: b.dir, Len: uint8(b.length)}
+				names := make([]string, b.length)
 				for k := range lineCells[i] {
 					lineCells[i][k] = NumCells
 					if k < b.length {
 						lineCells[i][k] = uint8(first + k*b.step)
+						names[k] = CellName(int(lineCells[i][k]))
 					}
 				}
+				put(i, Action{Kind: TakeLine, Cell: uint8(first), Dir: b.dir, Len: uint8(b.length)}, "take "+strings.Join(names, " "))
 			}
 		}
 	}
@@ -173,114 +183,16 @@ func ActionAt(i int) Action { return actionTable[i] }
 // Label is the unique, human-readable name of action index i.
 func Label(i int) string { return labelTable[i] }
 
-// Index encodes a; ok is false for an action that has no index (a malformed
-// Action value).
-func (a Action) Index() (i int, ok bool) {
-	switch a.Kind {
-	case TakeLine:
-		return lineIndex(a)
-	case UsePrivilege:
-		return privilegeBase + int(a.Cell), a.Cell < NumCells
-	case Replenish:
-		return replenishIndex, true
-	case TakeGold:
-		return goldBase + int(a.Cell), a.Cell < NumCells
-	case ReserveCard, BuyCard:
-		base := reserveCardBase
-		if a.Kind == BuyCard {
-			base = buyCardBase
-		}
-		ok := a.Level < NumLevels && int(a.Slot) < PyramidStart[a.Level+1]-PyramidStart[a.Level]
-		if !ok {
-			return 0, false
-		}
-		return base + PyramidStart[a.Level] + int(a.Slot), true
-	case ReserveTop:
-		return reserveTopBase + int(a.Level), a.Level < NumLevels
-	case BuyReserved:
-		return buyReservedBase + int(a.Slot), a.Slot < MaxReserved
-	case ChooseJoker:
-		return jokerBase + int(a.Gem), a.Gem <= Black
-	case ChooseToken:
-		return tokenBase + int(a.Cell), a.Cell < NumCells
-	case ChooseSteal:
-		return stealBase + int(a.Gem), a.Gem <= Pearl
-	case ChooseRoyal:
-		return royalBase + int(a.Slot), a.Slot < NumRoyals
-	case ReturnToken:
-		return returnBase + int(a.Gem), a.Gem <= Gold
-	case Pass:
-		return passIndex, true
-	case PayGold:
-		return payGoldBase + int(a.Gem), a.Gem <= Pearl
-	case PayDone:
-		return payDoneIndex, true
-	}
-	return 0, false
-}
+// ParseAction returns the index whose label is label.
+func ParseAction(label string) (int, error) { return notation.FindLabel(labelTable[:], label, "duel") }
 
-// lineIndex finds a line's block and its place in it; a single token is
-// written with Dir Right only, so that every line has one spelling.
-func lineIndex(a Action) (int, bool) {
-	row, col := int(a.Cell)/BoardSide, int(a.Cell)%BoardSide
-	for _, b := range lineBlocks {
-		if b.length != int(a.Len) || b.dir != a.Dir {
-			continue
-		}
-		if a.Cell >= NumCells || row >= b.rows || col < b.col0 || col >= b.col0+b.width {
-			return 0, false
-		}
-		return b.base + row*b.width + col - b.col0, true
-	}
-	return 0, false
-}
+// Index encodes a, its place in the action table; ok is false for an
+// action the table does not hold (a malformed Action value: a field its Kind
+// does not use set too, or a single token with a Dir other than Right, so
+// that every line has one spelling).
+func (a Action) Index() (i int, ok bool) { return notation.IndexOf(actionTable[:], a) }
 
-func (a Action) String() string {
-	i, ok := a.Index()
-	return notation.LabelOf(labelTable[:], i, ok)
-}
-
-// label spells an action; levels and slots are 1-based, as players say them.
-func (a Action) label() string {
-	switch a.Kind {
-	case TakeLine:
-		i, _ := a.Index()
-		names := make([]string, a.Len)
-		for k := range names {
-			names[k] = CellName(int(lineCells[i][k]))
-		}
-		return "take " + strings.Join(names, " ")
-	case UsePrivilege:
-		return "privilege " + CellName(int(a.Cell))
-	case Replenish:
-		return "replenish"
-	case TakeGold:
-		return "gold " + CellName(int(a.Cell))
-	case ReserveCard:
-		return notation.ReserveLabel(a.Level, a.Slot)
-	case ReserveTop:
-		return notation.ReserveTopLabel(a.Level)
-	case BuyCard:
-		return notation.BuyLabel(a.Level, a.Slot)
-	case BuyReserved:
-		return notation.BuyReservedLabel(a.Slot)
-	case ChooseJoker:
-		return "joker " + a.Gem.String()
-	case ChooseToken:
-		return "token " + CellName(int(a.Cell))
-	case ChooseSteal:
-		return "steal " + a.Gem.String()
-	case ChooseRoyal:
-		return royalLabel(Royal(a.Slot))
-	case ReturnToken:
-		return notation.ReturnLabel(a.Gem)
-	case PayGold:
-		return notation.PayGoldLabel(a.Gem)
-	case PayDone:
-		return notation.PayDoneLabel
-	}
-	return notation.PassLabel
-}
+func (a Action) String() string { return notation.Spell(actionTable[:], labelTable[:], a) }
 
 // royalLabel names a royal card by what it gives, e.g. "royal 2pt steal".
 func royalLabel(r Royal) string {
@@ -290,6 +202,3 @@ func royalLabel(r Royal) string {
 	}
 	return label
 }
-
-// ParseAction returns the index whose label is label.
-func ParseAction(label string) (int, error) { return notation.FindLabel(labelTable[:], label, "duel") }

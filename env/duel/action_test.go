@@ -56,6 +56,7 @@ func TestMalformedActionsHaveNoIndex(t *testing.T) {
 		{Kind: duel.ChooseRoyal, Slot: 4},
 		{Kind: duel.ReturnToken, Gem: duel.NoGem},
 		{Kind: duel.PayGold, Gem: duel.Gold},
+		{Kind: duel.Pass, Cell: 3}, // a field its Kind does not use
 	}, duel.ParseAction, "steal gold", "joker pearl", "royal 2pt", "take", "", "pay gold for gold", "pay gold")
 }
 

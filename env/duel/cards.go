@@ -131,6 +131,9 @@ func loadCards() {
 func loadRoyals() {
 	for i, f := range csvdata.Rows(royalsCSV, "points,ability", NumRoyals) {
 		royals[i] = RoyalInfo{Points: uint8(f.Int(0)), Ability: abilityByName(f[1])}
+		if royals[i].Ability == AbilityToken { // it has no colour to take
+			panic("duel: a royal card with the token ability")
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package duel_test
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,8 +8,6 @@ import (
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/internal/rulestest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // TestPlaythroughs plays the golden games. Any change to the deal, the bag
 // draws, the legal sets, the effect of an action or the notation shows up
@@ -24,7 +21,7 @@ func TestPlaythroughs(t *testing.T) {
 	coverage := []string{" phase=main ", " phase=reserve ", " phase=pay ", " phase=joker ", " phase=token ",
 		" phase=steal ", " phase=royal ", " phase=return ", "|*", "chose=replenish", "chose=privilege ",
 		"chose=pay gold for ", "chose=pay done"}
-	engine.Playthroughs(t, games, coverage, outcome, *update)
+	engine.Playthroughs(t, games, coverage, outcome)
 }
 
 func game(seed uint64, choose bool) rulestest.Game[duel.State] {

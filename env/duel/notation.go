@@ -35,9 +35,7 @@ import (
 // String writes s in the text notation; Parse reads it back exactly.
 func (s State) String() string {
 	var b strings.Builder
-	if s.ChoosePayment {
-		b.WriteString(choosePaymentField + " ")
-	}
+	notation.WriteChoosePayment(&b, s.ChoosePayment)
 	fmt.Fprintf(&b, "seat=%d phase=%s turn=%d passes=%d again=%d replenished=%d pending=",
 		s.Seat, s.Phase, s.Turn, s.Passes, notation.Bit(s.Again), notation.Bit(s.Replenished))
 	notation.WriteList(&b, []Card{s.Pending}, cardID)
@@ -82,17 +80,8 @@ func (s *State) writePlayer(b *strings.Builder, p *Player) {
 	b.WriteByte('|')
 	notation.WriteReserved(b, p.Reserved[:p.NumReserved], p.Blind)
 	b.WriteByte('|')
-	var owned []Royal
-	for r := Royal(0); r < NumRoyals; r++ {
-		if p.Royals.Has(r) {
-			owned = append(owned, r)
-		}
-	}
-	notation.WriteList(b, owned, func(r Royal) (int, bool) { return int(r), true })
+	notation.WriteMembers(b, uint64(p.Royals))
 }
-
-// choosePaymentField opens the notation of a "choose payment" game.
-const choosePaymentField = "payment=choose"
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
 

@@ -8,8 +8,7 @@ import (
 )
 
 func TestParseRefusesMalformedNotation(t *testing.T) {
-	engine.RefusesNotation(t, map[string]string{
-		"empty":                                 "",
+	engine.RefusesNotation(t, pos(), map[string]string{
 		"seat out of range":                     pos("seat=2"),
 		"unknown phase":                         pos("phase=lunch"),
 		"three passes":                          pos("passes=3"),
@@ -29,7 +28,6 @@ func TestParseRefusesMalformedNotation(t *testing.T) {
 		"royal id too large":                    pos("p0=0000000|0|-|-|4"),
 		"seat without its parts":                pos("p1=0000000|1|-|-"),
 		"four privileges":                       pos("p0=0000000|3|-|-|-"),
-		"extra field":                           pos() + " extra=1",
 		"joker without a colour":                pos("p0=0000000|0|9.25|-|-"),
 		"colour on a card that is not a joker":  pos("p0=0000000|0|9b|-|-"),
 		"joker coloured pearl":                  pos("p0=0000000|0|9.25p|-|-"),

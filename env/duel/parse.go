@@ -15,29 +15,19 @@ import (
 // and derives bonuses, points and crowns; it does not check that the
 // position is reachable, nor that the tokens add up to the box.
 func Parse(text string) (State, error) {
-	fields := strings.Fields(text)
-	choose := len(fields) > 0 && fields[0] == choosePaymentField
-	if choose {
-		text = strings.Join(fields[1:], " ")
-	}
-	p := parser{Reader: notation.NewReader(text), cards: notation.Cards[Card]{Start: levelStart[:], None: NoCard}}
-	s := p.state(choose)
-	if err := p.Err(); err != nil {
-		return State{}, fmt.Errorf("%w: %v", ErrNotation, err)
-	}
-	return s, nil
+	p := parser{CardReader: notation.NewCardReader(text, levelStart[:], NoCard)}
+	return notation.Parsed(p.state(), &p.Reader, ErrNotation)
 }
 
-// parser reads the fields in order with the shared notation.Reader and
-// remembers the cards and royals already placed, to refuse a second copy.
+// parser reads the fields in order with the shared notation.CardReader and
+// remembers the royals already placed, to refuse a second copy.
 type parser struct {
-	notation.Reader
-	cards  notation.Cards[Card]
+	notation.CardReader[Card]
 	royals RoyalSet
 }
 
-func (p *parser) state(choosePayment bool) State {
-	s := State{ChoosePayment: choosePayment}
+func (p *parser) state() State {
+	s := State{ChoosePayment: p.Present(notation.ChoosePayment)}
 	s.Seat = uint8(p.Number("seat", 0, NumPlayers-1))
 	s.Phase = Phase(p.Choice("phase", phaseNames[:]))
 	s.Turn = uint32(p.Number("turn", 0, 1<<31-1))
@@ -49,7 +39,7 @@ func (p *parser) state(choosePayment bool) State {
 	p.Counts(p.Field("bag"), s.Bag[:])
 	p.board(&s, p.Field("board"))
 	p.pyramid(&s, p.Field("pyramid"))
-	p.decks(&s, p.Field("decks"))
+	p.Decks(p.Field("decks"), s.DeckSize[:], func(l int) []Card { return s.Decks[l][:] })
 	for i := range s.JokerColour {
 		s.JokerColour[i] = NoGem
 	}
@@ -88,7 +78,7 @@ func (p *parser) pending(s *State, v string) {
 	}
 	s.Pending = Card(n) // claimed by the seat's bought cards, but in phase pay; checkPhase checks it
 	if paying {
-		p.anyCard(n)
+		p.AnyCard(n)
 	}
 }
 
@@ -121,12 +111,6 @@ func (p *parser) board(s *State, v string) {
 	}
 }
 
-// anyCard claims id as a card of any level.
-func (p *parser) anyCard(id int) Card { return p.card(id, -1) }
-
-// card claims id as a card of the given level (-1: any level).
-func (p *parser) card(id, level int) Card { return p.cards.Claim(&p.Reader, id, level) }
-
 func (p *parser) pyramid(s *State, v string) {
 	for l, row := range p.Levels(v, "pyramid", NumLevels) {
 		ids := p.List(row, NumCards)
@@ -135,13 +119,9 @@ func (p *parser) pyramid(s *State, v string) {
 			continue
 		}
 		for i, id := range ids {
-			s.Pyramid[PyramidStart[l]+i] = p.card(id, l)
+			s.Pyramid[PyramidStart[l]+i] = p.Card(id, l)
 		}
 	}
-}
-
-func (p *parser) decks(s *State, v string) {
-	p.cards.Decks(&p.Reader, v, s.DeckSize[:], func(l int) []Card { return s.Decks[l][:] })
 }
 
 func (p *parser) player(s *State, pl *Player, v string) {
@@ -154,7 +134,7 @@ func (p *parser) player(s *State, pl *Player, v string) {
 	p.Counts(parts[0], pl.Tokens[:])
 	pl.Privileges = uint8(p.digit(parts[1], NumPrivileges))
 	p.bought(s, pl, parts[2])
-	pl.NumReserved, pl.Blind = notation.Reserved(&p.Reader, parts[3], NumCards, pl.Reserved[:], p.anyCard)
+	pl.NumReserved, pl.Blind = notation.Reserved(&p.Reader, parts[3], NumCards, pl.Reserved[:], p.AnyCard)
 	for _, id := range p.List(parts[4], NumRoyals) {
 		if id < 0 {
 			continue
@@ -197,7 +177,7 @@ func (p *parser) bought(s *State, pl *Player, v string) {
 			p.Fail("bought card %q", part)
 			return
 		}
-		c := p.card(ids[0], -1)
+		c := p.Card(ids[0], -1)
 		p.own(s, pl, c, colour)
 	}
 }

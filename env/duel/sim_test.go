@@ -5,6 +5,7 @@ import (
 
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/internal/rng"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,10 +17,7 @@ import (
 // and every victory condition, so that the invariants are checked
 // everywhere.
 func TestRandomSimulation(t *testing.T) {
-	games := 150
-	if testing.Short() {
-		games = 30
-	}
+	games := rulestest.Games(150)
 	for _, choose := range []bool{false, true} {
 		phases := map[duel.Phase]int{}
 		victories := map[duel.Victory]int{}

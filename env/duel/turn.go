@@ -40,7 +40,14 @@ func (s *State) placeJoker(p *Player, c Card, g Gem) {
 // cardAbility resolves the ability of the card just bought.
 func (s *State) cardAbility(p *Player, c Card) {
 	s.Pending = NoCard
-	switch cards[c].Ability {
+	s.ability(p, cards[c].Ability, c)
+}
+
+// ability resolves an ability of card c or of a royal card (c NoCard: no
+// royal takes a token), then goes on to the royal check unless the ability
+// asks for a decision.
+func (s *State) ability(p *Player, a Ability, c Card) {
+	switch a {
 	case AbilityAgain:
 		s.Again = true
 	case AbilityPrivilege:
@@ -118,17 +125,7 @@ func (p *Player) royalOwed() bool {
 func (s *State) takeRoyal(p *Player, r Royal) {
 	p.Royals |= 1 << r
 	p.Points += royals[r].Points
-	switch royals[r].Ability {
-	case AbilityAgain:
-		s.Again = true
-	case AbilityPrivilege:
-		s.givePrivilege(s.Seat)
-	case AbilitySteal:
-		if s.steal(p) {
-			return
-		}
-	}
-	s.royalCheck(p)
+	s.ability(p, royals[r].Ability, NoCard)
 }
 
 // endTurn follows the mandatory action once its effects are resolved: the

@@ -2,7 +2,6 @@ package splendor
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/splendor-rl/splendor/internal/notation"
 )
@@ -78,6 +77,8 @@ var (
 	takeIndex [1 << NumColours]int8
 )
 
+// init builds the action table with each index's label; levels and slots
+// are 1-based in labels, as players say them.
 func init() {
 	for i := range takeIndex {
 		takeIndex[i] = -1
@@ -86,38 +87,37 @@ func init() {
 	for _, size := range []int{3, 2, 1} {
 		for _, set := range colourSets(size) {
 			takeIndex[set] = int8(i)
-			actionTable[i] = Action{Kind: TakeDifferent, Gems: set}
+			put(i, Action{Kind: TakeDifferent, Gems: set}, "take "+set.names())
 			i++
 		}
 	}
 	for g := White; g <= Black; g++ {
-		actionTable[takeTwoBase+int(g)] = Action{Kind: TakeTwo, Gem: g}
+		put(takeTwoBase+int(g), Action{Kind: TakeTwo, Gem: g}, "take 2 "+g.String())
+		put(payGoldBase+int(g), Action{Kind: PayGold, Gem: g}, notation.PayGoldLabel(g))
 	}
 	for l := uint8(0); l < NumLevels; l++ {
 		for slot := uint8(0); slot < MarketSlots; slot++ {
-			actionTable[reserveCardBase+int(l*MarketSlots+slot)] = Action{Kind: ReserveCard, Level: l, Slot: slot}
-			actionTable[buyCardBase+int(l*MarketSlots+slot)] = Action{Kind: BuyCard, Level: l, Slot: slot}
+			k := int(l*MarketSlots + slot)
+			put(reserveCardBase+k, Action{Kind: ReserveCard, Level: l, Slot: slot}, notation.ReserveLabel(l, slot))
+			put(buyCardBase+k, Action{Kind: BuyCard, Level: l, Slot: slot}, notation.BuyLabel(l, slot))
 		}
-		actionTable[reserveTopBase+int(l)] = Action{Kind: ReserveTop, Level: l}
-	}
-	for r := uint8(0); r < MaxReserved; r++ {
-		actionTable[buyReservedBase+int(r)] = Action{Kind: BuyReserved, Slot: r}
-	}
-	for g := White; g <= Gold; g++ {
-		actionTable[returnBase+int(g)] = Action{Kind: ReturnToken, Gem: g}
+		put(reserveTopBase+int(l), Action{Kind: ReserveTop, Level: l}, notation.ReserveTopLabel(l))
 	}
 	for n := uint8(0); n < MaxNobles; n++ {
-		actionTable[nobleBase+int(n)] = Action{Kind: ChooseNoble, Slot: n}
+		put(nobleBase+int(n), Action{Kind: ChooseNoble, Slot: n}, fmt.Sprintf("noble%d", n+1))
 	}
-	actionTable[passIndex] = Action{Kind: Pass}
-	for g := White; g <= Black; g++ {
-		actionTable[payGoldBase+int(g)] = Action{Kind: PayGold, Gem: g}
+	for r := uint8(0); r < MaxReserved; r++ {
+		put(buyReservedBase+int(r), Action{Kind: BuyReserved, Slot: r}, notation.BuyReservedLabel(r))
 	}
-	actionTable[payDoneIndex] = Action{Kind: PayDone}
-	for i, a := range actionTable {
-		labelTable[i] = a.label()
+	for g := White; g <= Gold; g++ {
+		put(returnBase+int(g), Action{Kind: ReturnToken, Gem: g}, notation.ReturnLabel(g))
 	}
+	put(passIndex, Action{Kind: Pass}, notation.PassLabel)
+	put(payDoneIndex, Action{Kind: PayDone}, notation.PayDoneLabel)
 }
+
+// put makes a, spelled label, index i of the action space.
+func put(i int, a Action, label string) { actionTable[i], labelTable[i] = a, label }
 
 // colourSets lists the sets of size colours in lexicographic order of their
 // colours (white blue green, white blue red, …), the order of the action table.
@@ -143,76 +143,14 @@ func ActionAt(i int) Action { return actionTable[i] }
 // Label is the unique, human-readable name of action index i.
 func Label(i int) string { return labelTable[i] }
 
-// Index encodes a; ok is false for an action that has no index (a malformed
-// Action value).
-func (a Action) Index() (i int, ok bool) {
-	switch a.Kind {
-	case TakeDifferent:
-		i = int(takeIndex[a.Gems&(1<<NumColours-1)])
-		return i, i >= 0 && a.Gems < 1<<NumColours
-	case TakeTwo:
-		return takeTwoBase + int(a.Gem), a.Gem <= Black
-	case ReserveCard:
-		return reserveCardBase + int(a.Level)*MarketSlots + int(a.Slot), a.Level < NumLevels && a.Slot < MarketSlots
-	case ReserveTop:
-		return reserveTopBase + int(a.Level), a.Level < NumLevels
-	case BuyCard:
-		return buyCardBase + int(a.Level)*MarketSlots + int(a.Slot), a.Level < NumLevels && a.Slot < MarketSlots
-	case BuyReserved:
-		return buyReservedBase + int(a.Slot), a.Slot < MaxReserved
-	case ReturnToken:
-		return returnBase + int(a.Gem), a.Gem <= Gold
-	case ChooseNoble:
-		return nobleBase + int(a.Slot), a.Slot < MaxNobles
-	case Pass:
-		return passIndex, true
-	case PayGold:
-		return payGoldBase + int(a.Gem), a.Gem <= Black
-	case PayDone:
-		return payDoneIndex, true
-	}
-	return 0, false
-}
-
-func (a Action) String() string {
-	i, ok := a.Index()
-	return notation.LabelOf(labelTable[:], i, ok)
-}
-
-// label spells an action; levels and slots are 1-based, as players say them.
-func (a Action) label() string {
-	switch a.Kind {
-	case TakeDifferent:
-		var names []string
-		for g := White; g <= Black; g++ {
-			if a.Gems.Has(g) {
-				names = append(names, g.String())
-			}
-		}
-		return "take " + strings.Join(names, " ")
-	case TakeTwo:
-		return "take 2 " + a.Gem.String()
-	case ReserveCard:
-		return notation.ReserveLabel(a.Level, a.Slot)
-	case ReserveTop:
-		return notation.ReserveTopLabel(a.Level)
-	case BuyCard:
-		return notation.BuyLabel(a.Level, a.Slot)
-	case BuyReserved:
-		return notation.BuyReservedLabel(a.Slot)
-	case ReturnToken:
-		return notation.ReturnLabel(a.Gem)
-	case ChooseNoble:
-		return fmt.Sprintf("noble%d", a.Slot+1)
-	case PayGold:
-		return notation.PayGoldLabel(a.Gem)
-	case PayDone:
-		return notation.PayDoneLabel
-	}
-	return notation.PassLabel
-}
-
 // ParseAction returns the index whose label is label.
 func ParseAction(label string) (int, error) {
 	return notation.FindLabel(labelTable[:], label, "splendor")
 }
+
+// Index encodes a, its place in the action table; ok is false for an
+// action the table does not hold (a malformed Action value, one with a
+// field its Kind does not use set too).
+func (a Action) Index() (i int, ok bool) { return notation.IndexOf(actionTable[:], a) }
+
+func (a Action) String() string { return notation.Spell(actionTable[:], labelTable[:], a) }

@@ -36,6 +36,7 @@ func TestMalformedActionsHaveNoIndex(t *testing.T) {
 		{Kind: splendor.BuyReserved, Slot: 3},
 		{Kind: splendor.ChooseNoble, Slot: 5},
 		{Kind: splendor.PayGold, Gem: splendor.Gold},
+		{Kind: splendor.TakeTwo, Gem: splendor.Red, Slot: 1}, // a field its Kind does not use
 	}, splendor.ParseAction, "take 3 gold")
 }
 

@@ -3,6 +3,7 @@ package splendor
 import (
 	"math/bits"
 	"slices"
+	"strings"
 
 	"github.com/splendor-rl/splendor/internal/notation"
 )
@@ -47,6 +48,17 @@ func (s GemSet) Has(g Gem) bool { return s&(1<<g) != 0 }
 
 // Len is the number of colours in the set.
 func (s GemSet) Len() int { return bits.OnesCount8(uint8(s)) }
+
+// names spells the colours of s, white first.
+func (s GemSet) names() string {
+	var names []string
+	for g := White; g <= Black; g++ {
+		if s.Has(g) {
+			names = append(names, g.String())
+		}
+	}
+	return strings.Join(names, " ")
+}
 
 // Tokens counts tokens per kind: five colours then gold.
 type Tokens [NumTokenKinds]uint8

@@ -1,7 +1,6 @@
 package splendor_test
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,8 +8,6 @@ import (
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/internal/rulestest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // TestPlaythroughs plays the golden games, one per player count and one
 // with the payment choice. Any change to the deal, the legal sets, the
@@ -24,7 +21,7 @@ func TestPlaythroughs(t *testing.T) {
 	}
 	coverage := []string{" phase=main ", " phase=pay ", " phase=return ", " phase=noble ", "|*",
 		"chose=pay gold for", "chose=pay done"}
-	engine.Playthroughs(t, games, coverage, outcome, *update)
+	engine.Playthroughs(t, games, coverage, outcome)
 }
 
 func game(players int, seed uint64, choose bool) rulestest.Game[splendor.State] {

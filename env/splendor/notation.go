@@ -29,12 +29,10 @@ import (
 // String writes s in the text notation; Parse reads it back exactly.
 func (s State) String() string {
 	var b strings.Builder
-	if s.ChoosePayment {
-		b.WriteString(choosePaymentField + " ")
-	}
+	notation.WriteChoosePayment(&b, s.ChoosePayment)
 	fmt.Fprintf(&b, "players=%d seat=%d phase=%s ", s.NumPlayers, s.Seat, s.Phase)
 	if s.Phase == PhasePay {
-		fmt.Fprintf(&b, "%s%d:%s ", buyingKey, s.Buying, notation.Digits(s.Due[:]))
+		fmt.Fprintf(&b, "%s=%d:%s ", buyingKey, s.Buying, notation.Digits(s.Due[:]))
 	}
 	fmt.Fprintf(&b, "turn=%d final=%d passes=%d bank=%s nobles=",
 		s.Turn, notation.Bit(s.FinalRound), s.Passes, notation.Digits(s.Bank[:]))
@@ -51,30 +49,16 @@ func (s State) String() string {
 func (p *Player) write(b *strings.Builder) {
 	b.WriteString(notation.Digits(p.Tokens[:]))
 	b.WriteByte('|')
-	var bought []Card
-	for c := Card(0); c < NumCards; c++ {
-		if p.Bought.Has(c) {
-			bought = append(bought, c)
-		}
-	}
-	notation.WriteList(b, bought, cardID)
+	notation.WriteMembers(b, p.Bought[:]...)
 	b.WriteByte('|')
 	notation.WriteReserved(b, p.Reserved[:p.NumReserved], p.Blind)
 	b.WriteByte('|')
-	var nobles []Noble
-	for n := Noble(0); n < NumNobleTiles; n++ {
-		if p.Nobles.Has(n) {
-			nobles = append(nobles, n)
-		}
-	}
-	notation.WriteList(b, nobles, func(n Noble) (int, bool) { return int(n), true })
+	notation.WriteMembers(b, uint64(p.Nobles))
 }
 
-// The payment choice's fields: see the notation's description above.
-const (
-	choosePaymentField = "payment=choose"
-	buyingKey          = "buying="
-)
+// buyingKey names the field of phase pay: see the notation's description
+// above.
+const buyingKey = "buying"
 
 func cardID(c Card) (int, bool) { return int(c), c != NoCard }
 

@@ -8,8 +8,7 @@ import (
 )
 
 func TestParseRefusesMalformedNotation(t *testing.T) {
-	engine.RefusesNotation(t, map[string]string{
-		"empty":                  "",
+	engine.RefusesNotation(t, pos(), map[string]string{
 		"five players":           pos("players=5"),
 		"seat out of range":      pos("seat=2"),
 		"seat past every player": pos("seat=4"),
@@ -24,7 +23,6 @@ func TestParseRefusesMalformedNotation(t *testing.T) {
 		"noble twice":            pos("p0=000000|-|-|0"),
 		"four noble slots":       pos("nobles=0.1.2.-"),
 		"seat without its parts": pos("p1=000000|-|-"),
-		"extra field":            pos() + " extra=1",
 		"return with 10 tokens":  pos("phase=return", "p0=222220|-|-|-"),
 		"noble with no choice":   pos("phase=noble"),
 		"payment=auto":           "payment=auto " + pos(),

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/internal/rulestest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -11,10 +12,7 @@ import (
 // the automatic payment and with the payment choice, and checks the
 // engine's invariants after every decision.
 func TestRandomSimulation(t *testing.T) {
-	games := 300
-	if testing.Short() {
-		games = 30
-	}
+	games := rulestest.Games(300)
 	for _, choose := range []bool{false, true} {
 		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
 			engine.Simulate(t, deals(players, games, choose), func(t *testing.T, s *splendor.State) {

@@ -35,13 +35,16 @@ func Draw[C ~uint8](cards []C, size *uint8, none C) C {
 }
 
 // Unreserve removes slot r of a hand of *n reserved cards, keeping the
-// others in order and their blind marks (bit i for slot i) with them.
-func Unreserve[C ~uint8](reserved []C, n, blind *uint8, r uint8, none C) {
+// others in order and their blind marks (bit i for slot i) with them, and
+// returns the card it held.
+func Unreserve[C ~uint8](reserved []C, n, blind *uint8, r uint8, none C) C {
+	c := reserved[r]
 	copy(reserved[r:], reserved[r+1:])
 	*n--
 	reserved[*n] = none
 	low := *blind & (1<<r - 1)
 	*blind = low | (*blind>>(r+1))<<r
+	return c
 }
 
 // Blind walks the blind-reserved cards of a hand whose ids lie in [lo, hi)

@@ -1,49 +1,74 @@
 package notation
 
-import "github.com/splendor-rl/splendor/internal/bitset"
+import (
+	"fmt"
 
-// Cards claims the card ids a parser reads, refusing a second copy of a
-// card and a card out of its level's place. The cards of level l are the
-// ids from Start[l] up to Start[l+1]; None marks an empty slot.
-type Cards[C ~uint8] struct {
-	Start []C
-	None  C
+	"github.com/splendor-rl/splendor/internal/bitset"
+)
+
+// CardReader is the Reader a game's parser is built on: it also claims the
+// card ids it reads, refusing a second copy of a card and a card out of its
+// level's place. The cards of level l are the ids from start[l] up to
+// start[l+1]; none marks an empty slot.
+type CardReader[C ~uint8] struct {
+	Reader
+	start []C
+	none  C
 	seen  bitset.Of[C]
 }
 
-// Claim claims id as a card of the given level (-1: any level); an absent
-// id (negative, as Reader.List gives for '-') is None.
-func (cs *Cards[C]) Claim(r *Reader, id, level int) C {
-	if id < 0 || id >= int(cs.Start[len(cs.Start)-1]) {
-		return cs.None
+// NewCardReader reads text, with the cards of a box whose levels start at
+// start (and end at its last entry).
+func NewCardReader[C ~uint8](text string, start []C, none C) CardReader[C] {
+	return CardReader[C]{Reader: NewReader(text), start: start, none: none}
+}
+
+// Card claims id as a card of the given level (-1: any level); an absent id
+// (negative, as Reader.List gives for '-') is none.
+func (r *CardReader[C]) Card(id, level int) C {
+	if id < 0 || id >= int(r.start[len(r.start)-1]) {
+		return r.none
 	}
 	c := C(id)
-	if cs.seen.Has(c) {
+	if r.seen.Has(c) {
 		r.Fail("card %d appears twice", id)
 	}
-	if level >= 0 && (c < cs.Start[level] || c >= cs.Start[level+1]) {
+	if level >= 0 && (c < r.start[level] || c >= r.start[level+1]) {
 		r.Fail("card %d is not a level %d card", id, level+1)
 	}
-	cs.seen.Add(c)
+	r.seen.Add(c)
 	return c
 }
 
+// AnyCard claims id as a card of any level.
+func (r *CardReader[C]) AnyCard(id int) C { return r.Card(id, -1) }
+
 // Decks reads the decks written by WriteLevels, bottom to top, into each
-// level's deck(l), padded with None, and its size.
-func (cs *Cards[C]) Decks(r *Reader, v string, sizes []uint8, deck func(l int) []C) {
+// level's deck(l), padded with none, and its size.
+func (r *CardReader[C]) Decks(v string, sizes []uint8, deck func(l int) []C) {
 	for l, row := range r.Levels(v, "decks", len(sizes)) {
-		ids := r.List(row, int(cs.Start[len(cs.Start)-1]))
+		ids := r.List(row, int(r.start[len(r.start)-1]))
 		cards := deck(l)
 		for i := range cards {
-			cards[i] = cs.None
+			cards[i] = r.none
 		}
 		for i, id := range ids {
 			if id < 0 || i >= len(cards) {
 				r.Fail("deck level %d: bad card list", l+1)
 				break
 			}
-			cards[i] = cs.Claim(r, id, l)
+			cards[i] = r.Card(id, l)
 		}
 		sizes[l] = uint8(min(len(ids), len(cards)))
 	}
+}
+
+// Parsed is what a game's Parse returns: s, or the zero state and the
+// Reader's first error wrapped in bad (the game's ErrNotation).
+func Parsed[S any](s S, r *Reader, bad error) (S, error) {
+	if err := r.Err(); err != nil {
+		var none S
+		return none, fmt.Errorf("%w: %v", bad, err)
+	}
+	return s, nil
 }

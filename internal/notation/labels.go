@@ -35,10 +35,10 @@ func ReturnLabel(kind fmt.Stringer) string { return "return " + kind.String() }
 // PayGoldLabel is paying with gold for a token of the named kind.
 func PayGoldLabel(kind fmt.Stringer) string { return "pay gold for " + kind.String() }
 
-// LabelOf is labels[i] when ok (an Action's index was found), else
-// InvalidAction.
-func LabelOf(labels []string, i int, ok bool) string {
-	if ok {
+// Spell is the label of action a in an engine's action table and labels,
+// or InvalidAction when the table does not hold it.
+func Spell[A comparable](table []A, labels []string, a A) string {
+	if i, ok := IndexOf(table, a); ok {
 		return labels[i]
 	}
 	return InvalidAction
@@ -51,4 +51,23 @@ func FindLabel(labels []string, label, game string) (int, error) {
 		return i, nil
 	}
 	return 0, fmt.Errorf("%s: no action labelled %q", game, label)
+}
+
+// IndexOf is the index of action a in an engine's action table; ok is false
+// when the table does not hold it (a malformed Action value). The table is
+// the one place that pairs an index with its action, so this inverse cannot
+// drift from it.
+func IndexOf[A comparable](table []A, a A) (i int, ok bool) {
+	i = slices.Index(table, a)
+	return i, i >= 0
+}
+
+// Illegal is the error an engine's Apply returns for action index i, which
+// it refuses in phase: err (the engine's ErrIllegal) with the index when it
+// is outside the action space, else with its label.
+func Illegal(err error, labels []string, i int, phase fmt.Stringer) error {
+	if i < 0 || i >= len(labels) {
+		return fmt.Errorf("%w: index %d outside [0,%d)", err, i, len(labels))
+	}
+	return fmt.Errorf("%w: %q in phase %s", err, labels[i], phase)
 }

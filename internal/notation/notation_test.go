@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -94,4 +95,48 @@ func TestBadEntriesReadAsAbsent(t *testing.T) {
 	assert.Equal(t, []int{-1, 2}, r.List("x.2", 5))
 	assert.Len(t, r.Levels("1/2", "market", 3), 3, "a wrong count still gives every level")
 	assert.Nil(t, r.List("-", 5))
+}
+
+func TestOptionalFields(t *testing.T) {
+	var b strings.Builder
+	WriteChoosePayment(&b, true)
+	WriteMembers(&b, 0b1010, 1)
+	b.WriteByte(' ')
+	WriteMembers(&b)
+	assert.Equal(t, "payment=choose 1.3.64 -", b.String())
+	r := NewReader("payment=choose seat=1 buying=4:01 turn=2")
+	assert.True(t, r.Present(ChoosePayment))
+	assert.False(t, r.Present(ChoosePayment), "only where it stands")
+	assert.Equal(t, "", r.Optional("buying"), "seat= is another field")
+	r.Number("seat", 0, 1)
+	assert.Equal(t, "4:01", r.Optional("buying"))
+	assert.Equal(t, 2, r.Number("turn", 0, 9))
+	assert.Equal(t, "", r.Optional("buying"), "no field left")
+	r.End()
+	require.NoError(t, r.Err())
+}
+
+func TestCardReaderClaimsEachCardOnce(t *testing.T) {
+	start := []uint8{0, 3, 5} // level 1: cards 0–2, level 2: cards 3–4
+	r := NewCardReader("", start, 0xff)
+	deck := make([]uint8, 3)
+	sizes := []uint8{0, 0}
+	r.Decks("2.0/-", sizes[:], func(l int) []uint8 {
+		if l == 0 {
+			return deck
+		}
+		return nil
+	})
+	assert.Equal(t, []uint8{2, 0, 0xff}, deck)
+	assert.Equal(t, []uint8{2, 0}, sizes)
+	assert.Equal(t, uint8(4), r.Card(4, 1))
+	assert.Equal(t, uint8(0xff), r.AnyCard(-1), "an absent id")
+	require.NoError(t, r.Err())
+	r.AnyCard(2)
+	assert.EqualError(t, r.Err(), "card 2 appears twice")
+	r = NewCardReader("", start, 0xff)
+	r.Card(1, 1)
+	assert.EqualError(t, r.Err(), "card 1 is not a level 2 card")
+	_, err := Parsed(7, &r.Reader, errors.New("bad"))
+	assert.EqualError(t, err, "bad: card 1 is not a level 2 card")
 }

@@ -50,6 +50,32 @@ func (r *Reader) Field(key string) string {
 	return v
 }
 
+// Present consumes the next field when it is exactly field, and reports
+// whether it was there: a field a text may leave out, such as
+// ChoosePayment.
+func (r *Reader) Present(field string) bool {
+	if len(r.fields) == 0 || r.fields[0] != field {
+		return false
+	}
+	r.fields = r.fields[1:]
+	return true
+}
+
+// Optional consumes the next field when it is named key and returns its
+// value; it returns "" when the next field is another one (or the value is
+// empty): a field a text may leave out.
+func (r *Reader) Optional(key string) string {
+	if len(r.fields) == 0 {
+		return ""
+	}
+	v, ok := strings.CutPrefix(r.fields[0], key+"=")
+	if !ok {
+		return ""
+	}
+	r.fields = r.fields[1:]
+	return v
+}
+
 // Number reads the next field, named key, as an integer in [lo,hi].
 func (r *Reader) Number(key string, lo, hi int) int {
 	v := r.Field(key)

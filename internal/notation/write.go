@@ -1,9 +1,22 @@
 package notation
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 )
+
+// ChoosePayment is the field that opens the text of a game with the
+// payment choice, in both games; a standard game's text has no such field,
+// so it reads as it did before the choice existed.
+const ChoosePayment = "payment=choose"
+
+// WriteChoosePayment opens a text with ChoosePayment when choose is set.
+func WriteChoosePayment(b *strings.Builder, choose bool) {
+	if choose {
+		b.WriteString(ChoosePayment + " ")
+	}
+}
 
 // WriteList writes ids joined by '.', '-' for an absent one (id reports
 // false) or an empty list; Reader.List reads it back.
@@ -20,6 +33,25 @@ func WriteList[T any](b *strings.Builder, xs []T, id func(T) (int, bool)) {
 		} else {
 			b.WriteByte('-')
 		}
+	}
+}
+
+// WriteMembers writes the members of a set of ids, bit i of words[i/64] for
+// id i, in increasing order as WriteList does: joined by '.', '-' when there
+// are none.
+func WriteMembers(b *strings.Builder, words ...uint64) {
+	n := 0
+	for w, word := range words {
+		for ; word != 0; word &= word - 1 {
+			if n > 0 {
+				b.WriteByte('.')
+			}
+			n++
+			b.WriteString(strconv.Itoa(w<<6 + bits.TrailingZeros64(word)))
+		}
+	}
+	if n == 0 {
+		b.WriteByte('-')
 	}
 }
 

@@ -48,7 +48,11 @@ func With(base []string, more ...string) []string {
 // the whole state after. An engine's tests define their own type from it
 // (type ruleCase rulestest.RuleCase), so that vet lets their tables leave
 // out the field names, as it does only for local types.
-type RuleCase struct {
+type RuleCase ruleFields
+
+// ruleFields is RuleCase's struct, named so that RunRuleCases takes any
+// type defined from it.
+type ruleFields = struct {
 	Name    string
 	Before  string
 	Actions []string
@@ -57,17 +61,11 @@ type RuleCase struct {
 
 // RunRuleCases plays each case's actions and compares the whole resulting
 // state with the expected one.
-func RunRuleCases[C ~struct {
-	Name    string
-	Before  string
-	Actions []string
-	After   string
-}, S, M comparable, PS State[S, M], PM ActionSet[M]](t *testing.T, e *Engine[S, M, PS, PM], cases []C) {
+func RunRuleCases[C ~ruleFields, S, M comparable, PS State[S, M], PM ActionSet[M]](t *testing.T, e *Engine[S, M, PS, PM], cases []C) {
 	t.Helper()
 	for _, c := range cases {
 		tc := RuleCase(c)
-		t.Run(tc.Name, func(t *testing.T) {
-			s := e.MustParse(t, tc.Before)
+		e.run(t, tc.Name, tc.Before, func(t *testing.T, s S) {
 			e.Play(t, &s, tc.Actions...)
 			after := e.MustParse(t, tc.After)
 			if got, want := PS(&s).String(), PS(&after).String(); got != want {
@@ -79,7 +77,10 @@ func RunRuleCases[C ~struct {
 
 // LegalCase names actions that must be legal in a state and actions that
 // must not be; tests define their own type from it, as from RuleCase.
-type LegalCase struct {
+type LegalCase legalFields
+
+// legalFields is LegalCase's struct, as ruleFields is RuleCase's.
+type legalFields = struct {
 	Name, Before string
 	Legal        []string
 	Illegal      []string
@@ -87,16 +88,11 @@ type LegalCase struct {
 
 // RunLegalCases checks that each legal label is in the mask and each illegal
 // one is neither in the mask nor accepted by Apply.
-func RunLegalCases[C ~struct {
-	Name, Before string
-	Legal        []string
-	Illegal      []string
-}, S, M comparable, PS State[S, M], PM ActionSet[M]](t *testing.T, e *Engine[S, M, PS, PM], cases []C) {
+func RunLegalCases[C ~legalFields, S, M comparable, PS State[S, M], PM ActionSet[M]](t *testing.T, e *Engine[S, M, PS, PM], cases []C) {
 	t.Helper()
 	for _, c := range cases {
 		tc := LegalCase(c)
-		t.Run(tc.Name, func(t *testing.T) {
-			s := e.MustParse(t, tc.Before)
+		e.run(t, tc.Name, tc.Before, func(t *testing.T, s S) {
 			legal := e.LegalLabels(&s)
 			for _, l := range tc.Legal {
 				if !slices.Contains(legal, l) {
@@ -113,6 +109,11 @@ func RunLegalCases[C ~struct {
 	}
 }
 
+// run runs test as the subtest name, on the state before is the notation of.
+func (e *Engine[S, M, PS, PM]) run(t *testing.T, name, before string, test func(t *testing.T, s S)) {
+	t.Run(name, func(t *testing.T) { test(t, e.MustParse(t, before)) })
+}
+
 // AssertRefused checks that the action labelled label is an error that
 // leaves the state exactly as it was.
 func (e *Engine[S, M, PS, PM]) AssertRefused(t testing.TB, s S, label string) {
@@ -127,9 +128,21 @@ func (e *Engine[S, M, PS, PM]) AssertRefused(t testing.TB, s S, label string) {
 	}
 }
 
-// RefusesNotation checks that Parse refuses each text, by its name.
-func (e *Engine[S, M, PS, PM]) RefusesNotation(t *testing.T, bad map[string]string) {
+// RefusesNotation checks that Parse refuses each text, by its name, and the
+// texts every game refuses, made from valid (a text Parse accepts): the
+// empty text, valid with an unknown field after it, and valid without each
+// one of its fields.
+func (e *Engine[S, M, PS, PM]) RefusesNotation(t *testing.T, valid string, bad map[string]string) {
 	t.Helper()
+	if _, err := e.Parse(valid); err != nil {
+		t.Fatalf("Parse(%q) = %v, want a valid text", valid, err)
+	}
+	bad = maps.Clone(bad)
+	bad["empty"], bad["extra field"] = "", valid+" extra=1"
+	fields := strings.Fields(valid)
+	for i, f := range fields {
+		bad["without "+f] = strings.Join(slices.Delete(slices.Clone(fields), i, i+1), " ")
+	}
 	for name, text := range bad {
 		if _, err := e.Parse(text); !errors.Is(err, e.ErrNotation) {
 			t.Errorf("%s: Parse(%q) = %v, want %v", name, text, err, e.ErrNotation)

@@ -1,6 +1,7 @@
 package rulestest
 
 import (
+	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -22,22 +23,26 @@ type Game[S any] struct {
 // Outcome spells a finished game: the turns played and the result.
 type Outcome[S any] func(s *S) (turns uint32, result string)
 
+// update is the -update flag of the engines' tests: rewrite the golden
+// files instead of comparing with them. The kit defines it, so a test
+// binary that imports the kit must not define its own.
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
 // maxPlaythrough bounds a golden game so that a rules change that stops
 // games from ending fails the test instead of hanging it.
 const maxPlaythrough = 5000
 
 // Playthroughs plays each game and compares it with its golden file, or
-// rewrites the files with update. coverage is what the games must show
+// rewrites the files with -update. coverage is what the games must show
 // between them, so that a rules change cannot quietly leave a phase
 // unchecked; outcome spells a finished game's turns and result.
-func (e *Engine[S, M, PS, PM]) Playthroughs(t *testing.T, games []Game[S], coverage []string,
-	outcome Outcome[S], update bool) {
+func (e *Engine[S, M, PS, PM]) Playthroughs(t *testing.T, games []Game[S], coverage []string, outcome Outcome[S]) {
 	var all strings.Builder
 	for _, g := range games {
 		t.Run(g.File, func(t *testing.T) {
 			text := e.playthrough(t, g, outcome)
 			all.WriteString(text)
-			golden.Check(t, filepath.Join("testdata", g.File), text, update)
+			golden.Check(t, filepath.Join("testdata", g.File), text, *update)
 		})
 	}
 	for _, c := range coverage {

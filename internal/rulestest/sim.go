@@ -7,6 +7,14 @@ import (
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
+// Games is how many games a simulation plays: full, or 30 with -short.
+func Games(full int) int {
+	if testing.Short() {
+		return 30
+	}
+	return full
+}
+
 // Simulate plays each dealt game to the end with uniformly random legal
 // decisions drawn from rng.New(seed+1000), seed being the game's index in
 // games, and calls check before every decision and on the final state.
