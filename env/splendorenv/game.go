@@ -30,7 +30,7 @@ func (g *game) Apply(action int) (turnbased.Progress, error) {
 func (g *game) WriteMask(mask []uint8) {
 	var legal splendor.ActionSet
 	g.state().Legal(&legal)
-	bitset.WriteBytes(mask, legal[:])
+	bitset.WriteBytes(mask[:splendor.NumActions], legal[:]) // a constant length: no bounds checks in the loop
 }
 
 func (g *game) Legal(buf []int) []int {
