@@ -25,9 +25,16 @@ func testConfig() Config {
 // server is drained when the test ends.
 func start(t *testing.T, cfg Config) (*Server, string) {
 	t.Helper()
+	return startWithGrace(t, cfg, strangerGrace)
+}
+
+// startWithGrace is start with another stranger grace than a server's.
+func startWithGrace(t *testing.T, cfg Config, grace time.Duration) (*Server, string) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	srv := New(cfg)
+	srv.grace = grace
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

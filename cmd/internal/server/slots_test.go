@@ -122,19 +122,3 @@ func TestStrangersCannotKeepClientsOut(t *testing.T) {
 	}
 	t.Logf("a client waited %v with 1,002 strangers and %d slots", waits, cfg.MaxConnections+httpSpare)
 }
-
-// startWithGrace is start with a shorter stranger grace than a server's.
-func startWithGrace(t *testing.T, cfg Config, grace time.Duration) (*Server, string) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	srv := New(cfg)
-	srv.grace = grace
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	})
-	return srv, "ws://" + ln.Addr().String() + "/ws"
-}
