@@ -5,10 +5,13 @@ import (
 	"sync/atomic"
 )
 
-// Searcher is implemented by envs whose built-in bots search (mcts bots in
-// vs-bots mode): their steps and resets run as searches do (runSearches).
+// Searcher is implemented by envs whose built-in bots may search (mcts bots
+// in vs-bots mode): their steps and resets run as searches do
+// (runSearches).
 type Searcher interface {
-	Searches() bool
+	// SearchIterations is the iterations of one decision of every seat's
+	// searching bot, added up (0: no bot searches).
+	SearchIterations() int
 }
 
 // DefaultSearchSlots is one fewer than workers, at least one: so that a
@@ -20,10 +23,6 @@ func DefaultSearchSlots(workers int) int { return max(1, workers-1) }
 // slot one env at a time, so that the searches of several batches take
 // turns env by env.
 func (p *Pool) SetSearchSlots(n int) { p.searchSlots = make(chan struct{}, max(n, 1)) }
-
-// SearchSlots is how many searches run at once at most: a server counts
-// one search tree (bots.TreeBytes) for each.
-func (p *Pool) SearchSlots() int { return cap(p.searchSlots) }
 
 // runSearches calls v.work over [0, n), env by env, each env holding a
 // search slot, on as many goroutines as there are slots; a panic in any is
@@ -50,14 +49,15 @@ func (v *Vector) runSearches(n int) {
 	}
 }
 
-// Searches reports whether the envs' bots search, so that a step may take
-// seconds (a server watches its client meanwhile).
-func (v *Vector) Searches() bool { return v.searches }
+// SearchIterations is an env's Searcher.SearchIterations: how much a step
+// may search per env (a server budgets it and watches its client
+// meanwhile).
+func (v *Vector) SearchIterations() int { return v.searchIterations }
 
 // run calls v.work over [0, n): on the pool in chunks, or, for envs whose
 // bots search, as searches.
 func (v *Vector) run(n int) {
-	if v.searches {
+	if v.searchIterations > 0 {
 		v.runSearches(n)
 		return
 	}

@@ -55,7 +55,7 @@ type Vector struct {
 	finished                          chan struct{}
 	panicked                          atomic.Pointer[any] // a worker's panic, re-raised by the caller
 	stopped                           atomic.Bool         // Stop: searches end early
-	searches                          bool                // the envs' bots search: steps run as searches
+	searchIterations                  int                 // Searcher's: steps run as searches when positive
 }
 
 // nextEpisodeStream derives an env's next episode seed from its last one.
@@ -100,8 +100,9 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 			s.StopWith(&v.stopped)
 		}
 	}
-	s, ok := v.envs[0].(Searcher)
-	v.searches = ok && s.Searches()
+	if s, ok := v.envs[0].(Searcher); ok {
+		v.searchIterations = s.SearchIterations()
+	}
 	for i := range v.next {
 		v.next[i] = seed + uint64(i)
 		v.over[i] = true

@@ -160,17 +160,17 @@ func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64) int {
 	return e.game.bots.ActUntil(bot, &r, &e.s, e.stop)
 }
 
-// Searches reports whether a built-in bot of this env searches (env.Searcher).
-func (e *Env[S, G]) Searches() bool {
-	if e.c.mode != env.VsBots {
-		return false
-	}
+// SearchIterations adds up one decision of every seat's mcts bot in
+// vs-bots mode (env.Searcher); the client's own seat counts too, as its
+// seat may be drawn per episode.
+func (e *Env[S, G]) SearchIterations() int {
+	n := 0
 	for _, b := range e.c.bots[:e.c.players] {
-		if b.Kind == bots.MCTS {
-			return true
+		if e.c.mode == env.VsBots && b.Kind == bots.MCTS {
+			n += b.Search.Iterations
 		}
 	}
-	return false
+	return n
 }
 
 // StopWith makes the env's searches end early once stop is set

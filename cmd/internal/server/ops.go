@@ -156,7 +156,8 @@ func (c *conn) makeBatch(req *wire.Request, n int) (*batch, *wire.Error) {
 	if err != nil {
 		return nil, envError(err)
 	}
-	if werr := c.stepBudget(&probe.Spec, n); werr != nil {
+	if werr := c.overBudget(int64(n)*int64(probe.SearchIterations()), fmt.Sprintf("a step of %d envs whose bots search", n),
+		"make fewer envs or give the bots fewer iterations"); werr != nil {
 		return nil, werr
 	}
 	memory := int64(n) * envBytes(probe)
@@ -195,7 +196,7 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 	if werr := b.checkSeat(req.Seat); werr != nil {
 		return nil, werr
 	}
-	if b.v.Searches() {
+	if b.v.SearchIterations() > 0 {
 		c.readAhead(b, req.Handle)
 	}
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
@@ -219,7 +220,7 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 	if werr := b.checkSeat(req.Seat); werr != nil {
 		return nil, werr
 	}
-	if b.v.Searches() {
+	if b.v.SearchIterations() > 0 {
 		c.readAhead(b, req.Handle)
 	}
 	if err := b.v.Step(b.actions); err != nil {

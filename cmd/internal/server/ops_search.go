@@ -33,15 +33,8 @@ func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 		return nil, werr
 	}
 	if req.Op == wire.OpBotActions {
-		n := b.v.Len()
-		if req.EnvIDs != nil {
-			n = len(req.EnvIDs)
-		}
-		if werr := c.searchBudget(req.Bot, n); werr != nil {
+		if werr := c.prepareSearch(b, req); werr != nil {
 			return nil, werr
-		}
-		if spec, err := bots.Parse(req.Bot); err == nil && spec.Kind == bots.MCTS {
-			c.readAhead(b, req.Handle)
 		}
 	}
 	reply, err := op(b, req)
@@ -130,29 +123,25 @@ func maxViews(b *batch) int {
 	return int((repliesPerEnv*b.replyBytes + replySlack) / viewBytesPerEnv)
 }
 
-// searchBudget refuses a bot_actions whose searches would run more than
-// max_search_iterations over the n envs asked.
-func (c *conn) searchBudget(bot string, n int) *wire.Error {
-	spec, err := bots.Parse(bot)
-	if err != nil || spec.Kind != bots.MCTS { // a bad name is refused by the op itself
+// prepareSearch refuses a bot_actions whose searches would run more than
+// max_search_iterations over the envs asked, and watches the client while
+// it searches (readAhead); a bad bot name is left for the op to refuse.
+func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
+	spec, err := bots.Parse(req.Bot)
+	if err != nil || spec.Kind != bots.MCTS {
 		return nil
 	}
-	return c.overBudget(int64(n)*int64(spec.Search.Iterations),
-		fmt.Sprintf("bot_actions with %s over %d envs", bot, n), "ask for fewer envs at a time or fewer iterations")
-}
-
-// stepBudget refuses a vs-bots batch whose steps may run more than
-// max_search_iterations: every seat's mcts bot deciding once in every env.
-func (c *conn) stepBudget(spec *env.Spec, n int) *wire.Error {
-	names, _ := spec.Options["bots"].([]string)
-	var perEnv int64
-	for _, name := range names {
-		if b, err := bots.Parse(name); err == nil && b.Kind == bots.MCTS && spec.Mode == env.VsBots {
-			perEnv += int64(b.Search.Iterations)
-		}
+	n := b.v.Len()
+	if req.EnvIDs != nil {
+		n = len(req.EnvIDs)
 	}
-	return c.overBudget(int64(n)*perEnv, fmt.Sprintf("a step of %d envs whose bots search", n),
-		"make fewer envs or give the bots fewer iterations")
+	what := fmt.Sprintf("bot_actions with %s over %d envs", req.Bot, n)
+	if werr := c.overBudget(int64(n)*int64(spec.Search.Iterations), what,
+		"ask for fewer envs at a time or fewer iterations"); werr != nil {
+		return werr
+	}
+	c.readAhead(b, req.Handle)
+	return nil
 }
 
 // overBudget is limit_exceeded for a request of iterations, said as what
