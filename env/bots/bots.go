@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -18,27 +19,61 @@ const MaxSeats = 4
 // Outcome is each seat's share of the win, in [0, 1], summing to 1.
 type Outcome [MaxSeats]float32
 
+// MaxActions bounds every game's action table (Splendor Duel's 281): the
+// legal actions travel as a fixed Actions set, so asking for them does not
+// allocate.
+const MaxActions = 320
+
+// Actions is a set of action indices: bit i of word i/64 for action i.
+type Actions [MaxActions / 64]uint64
+
 // Game is what the bots need of a game: S is a plain value (assigning it
-// copies the game, as the engines' States are) and *S has these methods.
+// copies the game, as the engines' States are) and *S has these methods,
+// most of them the engine's own.
 type Game[S any] interface {
 	*S
 	// ToPlay is the seat to decide.
 	ToPlay() int
 	// Over reports the end of the game, blocked games included.
 	Over() bool
-	// Legal appends the legal action indices, in increasing order, to buf.
-	Legal(buf []int) []int
-	// Play applies a legal action.
-	Play(action int)
-	// Random and Greedy are the random and greedy bots' choices now.
-	Random(r *rng.Rand) int
+	// LegalSet is the legal actions. (A value, not a set to fill: a
+	// pointer passed through a type parameter's method escapes to the heap.)
+	LegalSet() Actions
+	// Apply plays action for the seat to play; an illegal one is refused
+	// and changes nothing.
+	Apply(action int) error
+	// Greedy is the greedy bot's choice now.
 	Greedy(r *rng.Rand) int
 	// Redeal redeals everything seat cannot see (see env.Resampler).
 	Redeal(seat int, r *rng.Rand)
-	// Outcome is the result of a game that is over (nobody wins a blocked
-	// one: equal shares).
-	Outcome() Outcome
+	// Winners has bit i set for each winner of a game over by the rules
+	// (none for a blocked one); Seats is the number of players.
+	Winners() uint8
+	Seats() int
 }
+
+// Legal appends g's legal actions, in increasing order, to buf.
+func Legal[S any, G Game[S]](g G, buf []int) []int {
+	legal := g.LegalSet()
+	return AppendSet(buf, legal[:])
+}
+
+// RandomAction is the random bot's choice: a legal action, uniformly.
+func RandomAction[S any, G Game[S]](g G, r *rng.Rand) int {
+	legal := g.LegalSet()
+	return bitset.Nth(legal[:], r.Intn(bitset.Len(legal[:])))
+}
+
+// play applies a bot's choice, which the game's own rules made legal.
+func play[S any, G Game[S]](g G, action int) {
+	if err := g.Apply(action); err != nil {
+		panic("bots: a bot chose an illegal action: " + err.Error())
+	}
+}
+
+// outcome is the result of g, a game over (nobody wins a blocked one: equal
+// shares).
+func outcome[S any, G Game[S]](g G) Outcome { return Shares(g.Winners(), g.Seats()) }
 
 // Bots plays one game's built-in bots; the zero value is ready. Searches
 // reuse their trees from a pool: one tree per search running at once (the
@@ -55,7 +90,7 @@ func (b *Bots[S, G]) Act(bot Spec, r *rng.Rand, s *S) int { return b.ActUntil(bo
 func (b *Bots[S, G]) ActUntil(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool) int {
 	switch bot.Kind {
 	case Random:
-		return G(s).Random(r)
+		return RandomAction[S, G](s, r)
 	case Greedy:
 		return G(s).Greedy(r)
 	}
@@ -86,7 +121,7 @@ func Shares(winners uint8, players int) Outcome {
 }
 
 // AppendSet appends the members of a bit set (bit i of word i/64 for action
-// i), in increasing order, to buf: Legal for an engine's action set.
+// i), in increasing order, to buf.
 func AppendSet(buf []int, set []uint64) []int {
 	for w, word := range set {
 		for ; word != 0; word &= word - 1 {

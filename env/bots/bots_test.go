@@ -15,23 +15,21 @@ type nim struct{ stones, seat, winner int }
 
 func (g *nim) ToPlay() int { return g.seat }
 func (g *nim) Over() bool  { return g.stones == 0 }
-func (g *nim) Legal(buf []int) []int {
-	for take := 1; take <= min(3, g.stones); take++ {
-		buf = append(buf, take-1) // action i takes i+1 stones
-	}
-	return buf
+func (g *nim) LegalSet() bots.Actions {
+	return bots.Actions{1<<min(3, g.stones) - 1} // action i takes i+1 stones
 }
-func (g *nim) Play(action int) {
+func (g *nim) Apply(action int) error {
 	g.stones -= action + 1
 	if g.stones == 0 {
 		g.winner = g.seat
 	}
 	g.seat = 1 - g.seat
+	return nil
 }
-func (g *nim) Random(r *rng.Rand) int       { return r.Intn(min(3, g.stones)) }
-func (g *nim) Greedy(r *rng.Rand) int       { return g.Random(r) }
+func (g *nim) Greedy(r *rng.Rand) int       { return bots.RandomAction(g, r) }
 func (g *nim) Redeal(seat int, r *rng.Rand) {}
-func (g *nim) Outcome() bots.Outcome        { return bots.Shares(1<<g.winner, 2) }
+func (g *nim) Winners() uint8               { return 1 << g.winner }
+func (g *nim) Seats() int                   { return 2 }
 
 var nimBots bots.Bots[nim, *nim]
 
@@ -64,54 +62,43 @@ func TestMCTSIsReproducibleFromItsStream(t *testing.T) {
 	}
 }
 
-// coin: seat 0 guesses a coin it cannot see (win) or stays safe (0.6 of a
-// win). Searching the real coin would always guess right; searching deals
-// of what seat 0 can see, a guess is worth 0.5 and staying is right.
-type coin struct {
-	heads, over bool
-	value       float32
+// die: seat 0 guesses the face of a three-sided die it cannot see (a win
+// if right, a loss if wrong) or stays safe (a shared win: half of one).
+// Searching the real die would always guess right; searching deals of what
+// seat 0 can see, a guess is worth a third and staying is right.
+type die struct {
+	face, winners uint8
+	over          bool
 }
 
-const (
-	guessHeads = iota
-	guessTails
-	stay
-)
+const stay = 3 // actions 0–2 guess that face
 
-func (g *coin) ToPlay() int            { return 0 }
-func (g *coin) Over() bool             { return g.over }
-func (g *coin) Legal(buf []int) []int  { return append(buf, guessHeads, guessTails, stay) }
-func (g *coin) Random(r *rng.Rand) int { return r.Intn(3) }
-func (g *coin) Greedy(r *rng.Rand) int { return stay }
-func (g *coin) Redeal(seat int, r *rng.Rand) {
-	g.heads = r.Intn(2) == 0
-}
-func (g *coin) Play(action int) {
+func (g *die) ToPlay() int                  { return 0 }
+func (g *die) Over() bool                   { return g.over }
+func (g *die) LegalSet() bots.Actions       { return bots.Actions{0b1111} }
+func (g *die) Greedy(r *rng.Rand) int       { return stay }
+func (g *die) Redeal(seat int, r *rng.Rand) { g.face = uint8(r.Intn(3)) }
+func (g *die) Winners() uint8               { return g.winners }
+func (g *die) Seats() int                   { return 2 }
+func (g *die) Apply(action int) error {
 	g.over = true
-	switch action {
-	case stay:
-		g.value = 0.6
-	case guessHeads:
-		g.value = b2f(g.heads)
-	case guessTails:
-		g.value = b2f(!g.heads)
+	switch {
+	case action == stay:
+		g.winners = 0b11
+	case action == int(g.face):
+		g.winners = 0b01
+	default:
+		g.winners = 0b10
 	}
-}
-func (g *coin) Outcome() bots.Outcome { return bots.Outcome{g.value, 1 - g.value} }
-
-func b2f(b bool) float32 {
-	if b {
-		return 1
-	}
-	return 0
+	return nil
 }
 
 func TestMCTSSearchesOnlyWhatTheSeatCanSee(t *testing.T) {
-	var coinBots bots.Bots[coin, *coin]
+	var dieBots bots.Bots[die, *die]
 	spec := mcts(t, "mcts:2000")
 	for seed := uint64(0); seed < 10; seed++ {
 		r := rng.New(seed)
-		assert.Equal(t, stay, coinBots.Act(spec, &r, &coin{heads: seed%2 == 0}))
+		assert.Equal(t, stay, dieBots.Act(spec, &r, &die{face: uint8(seed % 3)}))
 	}
 }
 

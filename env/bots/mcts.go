@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -48,9 +49,9 @@ type tree[S any, G Game[S]] struct {
 	root, game S // the position searched; this iteration's deal of it
 	nodes      []node
 	path       []step
-	legal      []int
-	legalBits  []uint64 // legal, as a bit set over action indices
-	triedBits  []uint64 // the legal actions that already have a child
+	legal      []int   // the legal actions of the position at hand, in order
+	legalBits  Actions // the same as a set
+	triedBits  Actions // the legal actions that already have a child
 	r          rng.Rand
 }
 
@@ -58,7 +59,7 @@ type tree[S any, G Game[S]] struct {
 // iterations (fewer once stop is set), drawing from seed; s is not changed.
 func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool) int {
 	t.root, t.r = *s, rng.New(seed)
-	t.legal = G(&t.root).Legal(t.legal[:0])
+	t.findLegal(&t.root)
 	if len(t.legal) == 1 {
 		return t.legal[0]
 	}
@@ -70,12 +71,11 @@ func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool) 
 		G(&t.game).Redeal(seat, &t.r)
 		t.descend(set.Exploration)
 		t.playOut(set.Rollout)
-		t.backUp(G(&t.game).Outcome())
+		t.backUp(outcome[S, G](&t.game))
 	}
 	searched.iterations.Add(int64(done))
 	searched.nanos.Add(int64(time.Since(start)))
-	t.legal = G(&t.root).Legal(t.legal[:0])
-	t.markLegal()
+	t.findLegal(&t.root)
 	return t.best()
 }
 
@@ -100,14 +100,13 @@ func (t *tree[S, G]) descend(c float64) {
 	t.path = t.path[:0]
 	at := int32(0)
 	for !g.Over() {
-		t.legal = g.Legal(t.legal[:0])
-		t.markLegal()
+		t.findLegal(&t.game)
 		seat := int8(g.ToPlay())
 		next, tried := t.choose(at, c)
 		if tried < len(t.legal) {
 			next = t.expand(at, t.untried(tried))
 		}
-		g.Play(int(t.nodes[next].action))
+		play[S](g, int(t.nodes[next].action))
 		t.path = append(t.path, step{next, seat})
 		if tried < len(t.legal) {
 			return
@@ -122,12 +121,12 @@ func (t *tree[S, G]) choose(at int32, c float64) (best int32, tried int) {
 	bestScore := math.Inf(-1)
 	for i := t.nodes[at].child; i != 0; i = t.nodes[i].sibling {
 		n := &t.nodes[i]
-		if !has(t.legalBits, int(n.action)) {
+		if !bitset.Has(t.legalBits[:], int(n.action)) {
 			continue
 		}
 		n.avail++
 		tried++
-		t.triedBits[n.action>>6] |= 1 << (n.action & 63)
+		bitset.Add(t.triedBits[:], int(n.action))
 		visits := float64(n.visits)
 		score := float64(n.value)/visits + c*math.Sqrt(math.Log(float64(n.avail))/visits)
 		if score > bestScore {
@@ -141,7 +140,7 @@ func (t *tree[S, G]) choose(at int32, c float64) (best int32, tried int) {
 func (t *tree[S, G]) untried(tried int) int {
 	k := t.r.Intn(len(t.legal) - tried)
 	for _, a := range t.legal {
-		if !has(t.triedBits, a) {
+		if !bitset.Has(t.triedBits[:], a) {
 			if k == 0 {
 				return a
 			}
@@ -164,9 +163,9 @@ func (t *tree[S, G]) playOut(rollout Kind) {
 	g := G(&t.game)
 	for n := 0; n < maxRollout && !g.Over(); n++ {
 		if rollout == Greedy {
-			g.Play(g.Greedy(&t.r))
+			play[S](g, g.Greedy(&t.r))
 		} else {
-			g.Play(g.Random(&t.r))
+			play[S](g, RandomAction[S](g, &t.r))
 		}
 	}
 }
@@ -192,7 +191,7 @@ func (t *tree[S, G]) best() int {
 	best := int32(0)
 	for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
 		n, b := &t.nodes[i], &t.nodes[best]
-		if has(t.legalBits, int(n.action)) &&
+		if bitset.Has(t.legalBits[:], int(n.action)) &&
 			(best == 0 || n.visits > b.visits || n.visits == b.visits && n.value >= b.value) {
 			best = i
 		}
@@ -203,20 +202,8 @@ func (t *tree[S, G]) best() int {
 	return int(t.nodes[best].action)
 }
 
-// markLegal writes t.legal as bits and clears the tried bits.
-func (t *tree[S, G]) markLegal() {
-	words := (t.legal[len(t.legal)-1] >> 6) + 1
-	for len(t.legalBits) < words {
-		t.legalBits = append(t.legalBits, 0)
-		t.triedBits = append(t.triedBits, 0)
-	}
-	clear(t.legalBits)
-	clear(t.triedBits)
-	for _, a := range t.legal {
-		t.legalBits[a>>6] |= 1 << (a & 63)
-	}
-}
-
-func has(bits []uint64, a int) bool {
-	return a>>6 < len(bits) && bits[a>>6]>>(a&63)&1 != 0
+// findLegal reads the legal actions of s, and clears the tried ones.
+func (t *tree[S, G]) findLegal(s *S) {
+	t.legalBits, t.triedBits = G(s).LegalSet(), Actions{}
+	t.legal = AppendSet(t.legal[:0], t.legalBits[:])
 }

@@ -115,6 +115,18 @@ type State struct {
 	Players     [NumPlayers]Player
 }
 
+// ToPlay is the seat to act.
+func (s *State) ToPlay() int { return int(s.Seat) }
+
+// Seats is the number of players: two.
+func (s *State) Seats() int { return NumPlayers }
+
+// Points is seat's prestige.
+func (s *State) Points(seat int) int { return int(s.Players[seat].Points) }
+
+// Turns is the number of turns completed since the start.
+func (s *State) Turns() uint32 { return s.Turn }
+
 // New deals a game from seed: the decks are shuffled and the board is filled
 // from the bag by a SplitMix64 stream, so the same seed deals the same game
 // on every machine. Seat 0 moves first; seat 1 starts with a privilege.

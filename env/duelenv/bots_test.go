@@ -14,7 +14,7 @@ func TestGreedyPaysWithTokensButKeepsAPearlItNeeds(t *testing.T) {
 	s, err := duel.Parse(paying)
 	require.NoError(t, err)
 	b := newPlayer("greedy", 1)
-	assert.Equal(t, "pay done", duel.Label(b.Act((*game)(&s))), "gold is worth more than any one gem")
+	assert.Equal(t, "pay done", duel.Label(b.Act(&game{s})), "gold is worth more than any one gem")
 
 	// Paying for card 29 (4 red, 1 pearl) with 4 red, 1 pearl and 1 gold.
 	s, err = duel.Parse("payment=choose seat=0 phase=pay turn=0 passes=0 again=0 replenished=0 pending=29:000401 " +
@@ -44,12 +44,12 @@ type paymentStats struct {
 func measurePayments(t *testing.T, kind string, games int) paymentStats {
 	var st paymentStats
 	for seed := uint64(0); seed < uint64(games); seed++ {
-		s := duel.New(seed)
+		s := game{duel.New(seed)}
 		s.ChoosePayment = true
 		players := [duel.NumPlayers]*envtest.Bot[game, *game]{newPlayer(kind, turnbased.BotSeed(seed, 0)), newPlayer(kind, turnbased.BotSeed(seed, 1))}
 		asked := false
 		for !s.Over() && s.Turn < 2*turnbased.DefaultMaxRounds*duel.NumPlayers {
-			a := players[s.Seat].Act((*game)(&s))
+			a := players[s.Seat].Act(&s)
 			kind := duel.ActionAt(a).Kind
 			st.buys += b2i(kind == duel.BuyCard || kind == duel.BuyReserved)
 			st.goldPaid += b2i(kind == duel.PayGold)

@@ -5,7 +5,6 @@
 package duelenv
 
 import (
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/turnbased"
 )
@@ -23,27 +22,15 @@ const (
 const maxShapingPerStep = float32(2*2*(6+3)) / duel.PointsToWin
 
 // Game is Splendor Duel's description as a turn-based env. The "players"
-// option is accepted (2 only) for symmetry with splendor-v1.
-var Game = &turnbased.Game[game, *game]{
+// option is accepted (2 only) for symmetry with splendor-v1. The payment
+// option: gems and pearls before gold, as the standard game, or the buyer
+// may pay with gold for a gem or pearl it holds (phase pay).
+var Game = turnbased.Register(&turnbased.Game[game, *game]{
 	ID: ID, Version: Version, NumActions: duel.NumActions, Label: duel.Label, ObsSize: ObsSize,
-	MinPlayers: duel.NumPlayers, MaxPlayers: duel.NumPlayers,
-	WinningScore: duel.PointsToWin, MaxShaping: maxShapingPerStep,
-	Table: readTable, Parse: parseChecked, Components: components,
-}
-
-func init() { turnbased.Register(Game) }
-
-// readTable reads the payment rule: gems and pearls before gold, as the
-// standard game, or the buyer may pay with gold for a gem or pearl it holds
-// (phase pay).
-func readTable(o *env.OptionReader, _ int) turnbased.Table[game] {
-	deal := func(seed uint64, choose bool) game {
-		s := duel.New(seed)
-		s.ChoosePayment = choose
-		return game(s)
-	}
-	return turnbased.WithPayment(o, deal, func(s *game) bool { return s.ChoosePayment })
-}
+	MinPlayers: duel.NumPlayers, MaxPlayers: duel.NumPlayers, WinningScore: duel.PointsToWin,
+	MaxShaping: maxShapingPerStep, Deal: func(_ int, seed uint64) game { return game{duel.New(seed)} },
+	Payment: func(g *game) *bool { return &g.ChoosePayment }, Parse: parseChecked, Components: components,
+})
 
 // parseChecked reads a game and checks it could occur in play.
 func parseChecked(text string) (game, error) {
@@ -51,5 +38,5 @@ func parseChecked(text string) (game, error) {
 	if err == nil {
 		err = s.Check()
 	}
-	return game(s), err
+	return game{s}, err
 }

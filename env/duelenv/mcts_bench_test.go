@@ -10,5 +10,5 @@ import (
 // BenchmarkMCTSDecision: one op is one decision of the default mcts bot on
 // one core.
 func BenchmarkMCTSDecision(b *testing.B) {
-	envtest.BenchmarkBotDecision[game](b, "mcts", func(seed uint64) game { return game(duel.New(seed)) })
+	envtest.BenchmarkBotDecision[game](b, "mcts", func(seed uint64) game { return game{duel.New(seed)} })
 }

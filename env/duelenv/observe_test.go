@@ -26,7 +26,7 @@ func observeSeat(t *testing.T, notation string, seat int) []uint8 {
 	s, err := duel.Parse(notation)
 	require.NoError(t, err)
 	e := makeEnv(t, nil)
-	e.Load(game(s))
+	e.Load(game{s})
 	obs := make([]uint8, ObsSize)
 	if seat < 0 {
 		seat = e.ToPlay()

@@ -19,7 +19,7 @@ func TestBoardAsASeatSeesIt(t *testing.T) {
 	require.NoError(t, err)
 	e := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 1})
 	e.Reset(0) // seats the client at 1
-	e.Load(game(s))
+	e.Load(game{s})
 	view, board := e.View(1, true)
 	v := view.(StateView)
 	assert.Equal(t, 1, *v.ClientSeat)

@@ -41,8 +41,10 @@ func BenchmarkBotDecision[S any, G bots.Game[S]](b *testing.B, bot string, deal 
 func midgame[S any, G bots.Game[S]](s S, seed uint64, decisions int) S {
 	g := G(&s)
 	r := rng.New(seed)
-	for i := 0; !g.Over() && (i < decisions || len(g.Legal(nil)) < 2); i++ {
-		g.Play(g.Greedy(&r))
+	for i := 0; !g.Over() && (i < decisions || len(bots.Legal(g, nil)) < 2); i++ {
+		if err := g.Apply(g.Greedy(&r)); err != nil {
+			panic(err)
+		}
 	}
 	return s
 }

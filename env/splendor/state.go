@@ -92,6 +92,18 @@ type State struct {
 	Players  [MaxPlayers]Player
 }
 
+// ToPlay is the seat to act.
+func (s *State) ToPlay() int { return int(s.Seat) }
+
+// Seats is the number of players at the table.
+func (s *State) Seats() int { return int(s.NumPlayers) }
+
+// Points is seat's prestige.
+func (s *State) Points(seat int) int { return int(s.Players[seat].Points) }
+
+// Turns is the number of turns completed since the start.
+func (s *State) Turns() uint32 { return s.Turn }
+
 // setup lists, per player count, gem tokens per colour and nobles revealed.
 var setup = [MaxPlayers + 1]struct{ gems, nobles uint8 }{
 	2: {4, 3}, 3: {5, 4}, 4: {7, 5},

@@ -44,13 +44,13 @@ func newPlayer(kind string, seed uint64) *envtest.Bot[game, *game] {
 
 // table is a game in which every seat is a built-in bot of one kind.
 type botTable struct {
-	s       splendor.State
+	s       game
 	players [splendor.MaxPlayers]*envtest.Bot[game, *game]
 }
 
 func newTable(players int, seed uint64, kind string, choose bool) *botTable {
 	t := &botTable{}
-	t.s, _ = splendor.New(players, seed)
+	t.s.State, _ = splendor.New(players, seed)
 	t.s.ChoosePayment = choose
 	for i := 0; i < players; i++ {
 		t.players[i] = newPlayer(kind, turnbased.BotSeed(seed, i))
@@ -60,7 +60,7 @@ func newTable(players int, seed uint64, kind string, choose bool) *botTable {
 
 // step plays the next decision and returns its kind.
 func (t *botTable) step() (splendor.Kind, error) {
-	a := t.players[t.s.Seat].Act((*game)(&t.s))
+	a := t.players[t.s.Seat].Act(&t.s)
 	return splendor.ActionAt(a).Kind, t.s.Apply(a)
 }
 

@@ -5,7 +5,6 @@
 package splendorenv
 
 import (
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/splendor-rl/splendor/env/turnbased"
 )
@@ -22,24 +21,19 @@ const (
 // and the others' mean gain both count, over the 15-point scale.
 const maxShapingPerStep = float32(2*(5+splendor.NoblePoints)) / splendor.WinningScore
 
-// Game is Splendor's description as a turn-based env.
-var Game = &turnbased.Game[game, *game]{
+// Game is Splendor's description as a turn-based env, with the payment
+// option (splendor.State.ChoosePayment).
+var Game = turnbased.Register(&turnbased.Game[game, *game]{
 	ID: ID, Version: Version, NumActions: splendor.NumActions, Label: splendor.Label, ObsSize: ObsSize,
-	MinPlayers: splendor.MinPlayers, MaxPlayers: splendor.MaxPlayers,
-	WinningScore: splendor.WinningScore, MaxShaping: maxShapingPerStep,
-	Table: readTable, Parse: parseChecked, Components: components,
-}
+	MinPlayers: splendor.MinPlayers, MaxPlayers: splendor.MaxPlayers, WinningScore: splendor.WinningScore,
+	MaxShaping: maxShapingPerStep, Deal: deal, Parse: parseChecked, Components: components,
+	Payment: func(g *game) *bool { return &g.ChoosePayment },
+})
 
-func init() { turnbased.Register(Game) }
-
-// readTable reads the payment rule (splendor.State.ChoosePayment).
-func readTable(o *env.OptionReader, players int) turnbased.Table[game] {
-	deal := func(seed uint64, choose bool) game {
-		s, _ := splendor.New(players, seed) // players was range-checked by the option reader
-		s.ChoosePayment = choose
-		return game(s)
-	}
-	return turnbased.WithPayment(o, deal, func(s *game) bool { return s.ChoosePayment })
+// deal deals a game of players seats, a count the option reader checked.
+func deal(players int, seed uint64) game {
+	s, _ := splendor.New(players, seed)
+	return game{s}
 }
 
 // parseChecked reads a game and checks it could occur in play.
@@ -48,5 +42,5 @@ func parseChecked(text string) (game, error) {
 	if err == nil {
 		err = s.Check()
 	}
-	return game(s), err
+	return game{s}, err
 }

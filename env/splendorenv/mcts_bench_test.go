@@ -12,6 +12,6 @@ import (
 func BenchmarkMCTSDecision(b *testing.B) {
 	envtest.BenchmarkBotDecision[game](b, "mcts", func(seed uint64) game {
 		s, _ := splendor.New(2, seed)
-		return game(s)
+		return game{s}
 	})
 }

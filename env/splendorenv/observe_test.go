@@ -26,7 +26,7 @@ func envAt(t *testing.T, notation string, opts env.Options) *Env {
 		all[k] = v
 	}
 	e := makeEnv(t, all)
-	e.Load(game(s))
+	e.Load(game{s})
 	return e
 }
 

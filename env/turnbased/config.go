@@ -20,22 +20,6 @@ const (
 	PaymentChoose = "choose"
 )
 
-// WithPayment is the table of a game whose buyer may choose how to pay: it
-// reads the "payment" option; deal deals a game of that rule, and rule reads
-// a game's (set_state must match it).
-func WithPayment[S any](o *env.OptionReader, deal func(seed uint64, choose bool) S, rule func(s *S) bool) Table[S] {
-	choose := o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
-	return Table[S]{
-		Deal: func(seed uint64) S { return deal(seed, choose) },
-		Fits: func(s *S) error {
-			if rule(s) != choose {
-				return errPaymentRule
-			}
-			return nil
-		},
-	}
-}
-
 var errPaymentRule = errors.New("the game's payment rule is not the env's")
 
 // DefaultMaxRounds truncates an episode after this many rounds (a turn of
@@ -44,7 +28,7 @@ var errPaymentRule = errors.New("the game's payment rule is not the env's")
 const DefaultMaxRounds = 100
 
 // config is one env's options, read once by Make.
-type config[S any] struct {
+type config struct {
 	players int
 	mode    env.Mode
 	// seat is the client's seat in vs-bots mode, or -1 for a seat drawn per
@@ -53,11 +37,11 @@ type config[S any] struct {
 	bots      [bots.MaxSeats]bots.Spec
 	maxRounds int
 	reward    string
-	table     Table[S]
+	choose    bool // the payment option (Game.Payment)
 }
 
-func (g *Game[S, G]) readConfig(o *env.OptionReader) config[S] {
-	c := config[S]{
+func (g *Game[S, G]) readConfig(o *env.OptionReader) config {
+	c := config{
 		players:   o.Int("players", g.MinPlayers, g.MinPlayers, g.MaxPlayers),
 		mode:      env.Mode(o.String("mode", string(env.SelfPlay), string(env.SelfPlay), string(env.VsBots))),
 		maxRounds: o.Int("max_rounds", DefaultMaxRounds, 1, 10000),
@@ -65,6 +49,8 @@ func (g *Game[S, G]) readConfig(o *env.OptionReader) config[S] {
 	}
 	c.seat = o.Int("seat", -1, -1, c.players-1)
 	copy(c.bots[:], o.Bots("bots", c.players))
-	c.table = g.Table(o, c.players)
+	if g.Payment != nil {
+		c.choose = o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
+	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -14,13 +15,13 @@ import (
 // (vs-bots). Copying an Env copies the game.
 type Env[S any, G Rules[S]] struct {
 	game      *Game[S, G]
-	c         config[S]
+	c         config
 	s         S
 	seats     Seating
 	bots      [bots.MaxSeats]rng.Rand // each bot's stream
 	rewards   [bots.MaxSeats]float32
 	potential [bots.MaxSeats]float32 // score_diff shaping, at the client's last decision
-	// The game's seat to play and end, as of its last change (Progress):
+	// The game's seat to play and end, as of its last change (sync):
 	// the step path asks for them a dozen times.
 	toPlay int
 	over   bool
@@ -33,7 +34,7 @@ func (e *Env[S, G]) sync() {
 	e.toPlay, e.over = g.ToPlay(), g.Over()
 }
 
-func (g *Game[S, G]) newEnv(c config[S]) *Env[S, G] {
+func (g *Game[S, G]) newEnv(c config) *Env[S, G] {
 	return &Env[S, G]{game: g, c: c, seats: Seating{Mode: c.mode, Players: c.players, FixedSeat: c.seat,
 		MaxTurns: uint32(c.maxRounds * c.players)}}
 }
@@ -44,7 +45,10 @@ func (e *Env[S, G]) rules() G { return G(&e.s) }
 // Reset deals a new game from seed; in vs-bots mode the bots seated before
 // the client play their first turns.
 func (e *Env[S, G]) Reset(seed uint64) {
-	e.s = e.c.table.Deal(seed)
+	e.s = e.game.Deal(e.c.players, seed)
+	if e.game.Payment != nil {
+		*e.game.Payment(&e.s) = e.c.choose
+	}
 	e.sync()
 	e.seats.Start(seed)
 	for i := range e.c.players {
@@ -71,13 +75,12 @@ func (e *Env[S, G]) Step(action int) error {
 }
 
 func (e *Env[S, G]) apply(action int) error {
-	seat := e.toPlay
-	p, err := e.rules().Apply(action)
-	if err != nil {
+	seat, g := e.toPlay, e.rules()
+	if err := g.Apply(action); err != nil {
 		return err
 	}
-	e.toPlay, e.over = p.ToPlay, p.Over
-	e.seats.Played(seat, p.Turns, p.Over)
+	e.sync()
+	e.seats.Played(seat, g.Turns(), e.over)
 	return nil
 }
 
@@ -110,7 +113,8 @@ func (e *Env[S, G]) Mask(mask []uint8) {
 		clear(mask)
 		return
 	}
-	e.rules().WriteMask(mask)
+	legal := e.rules().LegalSet()
+	bitset.WriteBytes(mask, legal[:])
 }
 
 // Rewards writes each seat's reward for the last step.

@@ -15,24 +15,18 @@ import (
 
 // Rules is what the env needs of a game beyond what its bots need: S is the
 // engine's state as a plain value (assigning it copies the game) and *S has
-// these methods. The step path calls them directly (G is a type parameter,
-// not an interface value), so it stays allocation-free.
+// these methods, most of them the engine's own. The step path calls them
+// directly (G is a type parameter, not an interface value), so it stays
+// allocation-free.
 type Rules[S any] interface {
 	bots.Game[S]
-	// Apply plays action for the seat to play and says where the game
-	// stands after it; an illegal one is refused and changes nothing.
-	Apply(action int) (Progress, error)
-	// Seats is the number of players at the table.
-	Seats() int
 	// Blocked reports a game over because nobody can ever act again: no
 	// result of play, so the env reports it as truncated.
 	Blocked() bool
-	// Winners has bit i set for each winner of a game over by the rules.
-	Winners() uint8
 	// Points is seat's prestige, for score_diff shaping.
 	Points(seat int) int
-	// WriteMask writes 1 for each legal action and 0 elsewhere.
-	WriteMask(mask []uint8)
+	// Turns is the number of completed turns, for the turn limit.
+	Turns() uint32
 	// Observe writes the table as seat me sees it, toPlay being the seat
 	// whose decision the env expects (Env.ToPlay).
 	Observe(obs []uint8, me, toPlay int)
@@ -43,16 +37,6 @@ type Rules[S any] interface {
 	// String is the game in the engine's notation, hidden information
 	// included.
 	String() string
-}
-
-// Progress is where a game stands after a decision. The env asks it once
-// per decision: a call through a type parameter's methods is an indirect
-// call (Go shares one instance of generic code per shape), so the step path
-// asks few questions.
-type Progress struct {
-	ToPlay int    // the seat to decide next
-	Turns  uint32 // completed turns, for the turn limit
-	Over   bool
 }
 
 // Game is a game's description: what is fixed for its env id. Register
@@ -71,9 +55,12 @@ type Game[S any, G Rules[S]] struct {
 	// of one step.
 	WinningScore int
 	MaxShaping   float32
-	// Table reads the game's own options (env.OptionReader) for a table of
-	// players seats.
-	Table func(o *env.OptionReader, players int) Table[S]
+	// Deal deals a new game of players seats from seed.
+	Deal func(players int, seed uint64) S
+	// Payment, for games whose buyer may choose how to pay, is a game's
+	// flag for that rule: the "payment" option sets it on every deal, and
+	// set_state refuses a game of the other rule. Nil: no such option.
+	Payment func(s *S) *bool
 	// Parse reads a game in the engine's notation and checks that it could
 	// occur in play (set_state).
 	Parse func(text string) (S, error)
@@ -83,21 +70,13 @@ type Game[S any, G Rules[S]] struct {
 	bots bots.Bots[S, G] // the built-in bots, their search trees shared by every env
 }
 
-// Table is what a game's own options decide for one env.
-type Table[S any] struct {
-	// Deal deals a new game from seed.
-	Deal func(seed uint64) S
-	// Fits refuses a checked state that these options could not reach
-	// (another payment rule…); nil accepts every one.
-	Fits func(s *S) error
-}
-
-// Register makes g an env (env.Register).
-func Register[S any, G Rules[S]](g *Game[S, G]) {
+// Register makes g an env (env.Register) and returns it.
+func Register[S any, G Rules[S]](g *Game[S, G]) *Game[S, G] {
 	env.Register(env.Game{ID: g.ID, Components: g.Components, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
 		c := g.readConfig(o)
 		return g.spec(c), func() env.Env { return g.newEnv(c) }
 	}})
+	return g
 }
 
 // New is one env of g with opts (as Make reads them, without the batch's
@@ -111,7 +90,7 @@ func New[S any, G Rules[S]](g *Game[S, G], opts env.Options) (*Env[S, G], error)
 	return g.newEnv(c), nil
 }
 
-func (g *Game[S, G]) spec(c config[S]) env.Spec {
+func (g *Game[S, G]) spec(c config) env.Spec {
 	labels := make([]string, g.NumActions)
 	for i := range labels {
 		labels[i] = g.Label(i)

@@ -94,10 +94,8 @@ func (e *Env[S, G]) fits(s *S, b bookkeeping) error {
 		return fmt.Errorf("%w: a %d-player game in a %d-player env", env.ErrBadState, g.Seats(), e.c.players)
 	case e.c.mode == env.VsBots && !g.Over() && !b.truncated && g.ToPlay() != b.me:
 		return fmt.Errorf("%w: a bot's seat is to play, but the client plays seat %d", env.ErrBadState, b.me)
-	case e.c.table.Fits != nil:
-		if err := e.c.table.Fits(s); err != nil {
-			return fmt.Errorf("%w: %v", env.ErrBadState, err)
-		}
+	case e.game.Payment != nil && *e.game.Payment(s) != e.c.choose:
+		return fmt.Errorf("%w: %v", env.ErrBadState, errPaymentRule)
 	}
 	return nil
 }

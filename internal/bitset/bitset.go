@@ -90,14 +90,21 @@ var spread = func() (t [256]uint64) {
 }()
 
 // WriteBytes writes 1 into dst[i] for each member i below len(dst) and 0
-// for the others: a mask for the wire, eight bytes at a time.
+// for the others: a mask for the wire, eight bytes at a time, a whole word
+// at a time so that the loop has no bounds checks.
 func WriteBytes(dst []uint8, words []uint64) {
-	whole := len(dst) &^ 7
-	for i := 0; i < whole; i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:], spread[uint8(words[i>>6]>>(i&63))])
-	}
-	for i := whole; i < len(dst); i++ {
-		dst[i] = uint8(words[i>>6] >> (i & 63) & 1)
+	for _, word := range words {
+		if len(dst) < 64 {
+			for i := range dst {
+				dst[i] = uint8(word >> i & 1)
+			}
+			return
+		}
+		d := (*[64]uint8)(dst)
+		for i := 0; i <= 56; i += 8 {
+			binary.LittleEndian.PutUint64(d[i:i+8], spread[uint8(word>>i)])
+		}
+		dst = dst[64:]
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -35,14 +34,9 @@ type State struct {
 }
 
 // Game registers climb-v0 when a test imports this package.
-var Game = &turnbased.Game[State, *State]{ID: ID, Version: 0, NumActions: hand, ObsSize: obsSize,
+var Game = turnbased.Register(&turnbased.Game[State, *State]{ID: ID, Version: 0, NumActions: hand, ObsSize: obsSize,
 	Label: func(a int) string { return fmt.Sprintf("play slot %d", a+1) }, MinPlayers: 2, MaxPlayers: 3,
-	WinningScore: 20, MaxShaping: 2 * 9 / 20.0, Parse: Parse,
-	Table: func(_ *env.OptionReader, players int) turnbased.Table[State] {
-		return turnbased.Table[State]{Deal: func(seed uint64) State { return deal(players, seed) }}
-	}}
-
-func init() { turnbased.Register(Game) }
+	WinningScore: 20, MaxShaping: 2 * 9 / 20.0, Parse: Parse, Deal: deal})
 
 func deal(players int, seed uint64) State {
 	s := State{Players: uint8(players), DeckSize: numCards, Deck: [numCards]uint8{1, 2, 3, 4, 5, 6, 7, 8, 9}}
@@ -68,6 +62,7 @@ func (s *State) ToPlay() int         { return int(s.Seat) }
 func (s *State) Seats() int          { return int(s.Players) }
 func (s *State) Blocked() bool       { return false }
 func (s *State) Points(seat int) int { return int(s.Scores[seat]) }
+func (s *State) Turns() uint32       { return s.Turn }
 func (s *State) Over() bool          { return s.Hands == [3][hand]uint8{} }
 
 func (s *State) Winners() (w uint8) {
@@ -80,28 +75,16 @@ func (s *State) Winners() (w uint8) {
 	return w
 }
 
-func (s *State) Outcome() bots.Outcome { return bots.Shares(s.Winners(), int(s.Players)) }
-
-func (s *State) Legal(buf []int) []int {
+func (s *State) LegalSet() (legal bots.Actions) {
 	for k, c := range s.Hands[s.Seat] {
-		if c != 0 {
-			buf = append(buf, k)
-		}
+		legal[0] |= uint64(min(c, 1)) << k
 	}
-	return buf
+	return legal
 }
 
-func (s *State) WriteMask(mask []uint8) {
-	for k, c := range s.Hands[s.Seat] {
-		mask[k] = min(c, 1)
-	}
-}
-
-func (s *State) Play(a int) { s.Apply(a) }
-
-func (s *State) Apply(a int) (turnbased.Progress, error) {
+func (s *State) Apply(a int) error {
 	if a < 0 || a >= hand || s.Hands[s.Seat][a] == 0 {
-		return turnbased.Progress{}, errors.New("no card in that slot")
+		return errors.New("no card in that slot")
 	}
 	c := &s.Hands[s.Seat][a]
 	if *c > s.Last {
@@ -112,12 +95,7 @@ func (s *State) Apply(a int) (turnbased.Progress, error) {
 	for s.Seat = (s.Seat + 1) % s.Players; !s.Over() && s.Hands[s.Seat] == [hand]uint8{}; {
 		s.Seat = (s.Seat + 1) % s.Players
 	}
-	return turnbased.Progress{ToPlay: int(s.Seat), Turns: s.Turn, Over: s.Over()}, nil
-}
-
-func (s *State) Random(r *rng.Rand) int {
-	legal := s.Legal(make([]int, 0, hand))
-	return legal[r.Intn(len(legal))]
+	return nil
 }
 
 // Greedy plays its highest card: the one that scores, if any does.
