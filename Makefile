@@ -11,7 +11,7 @@ PYTHON     := $(VENV)/bin/python
 PYTHON_ENV := $(VENV)/bin/python
 endif
 
-.PHONY: build run test test-go test-python python-client chromium bench clean
+.PHONY: build run test test-go test-python python-client chromium bench wheel clean
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -53,5 +53,16 @@ bench: build python-client
 	$(GO) run ./cmd/splendorctl bench --mode wire --seconds 3
 	SPLENDOR_SERVER_BIN=$(CURDIR)/$(BIN)/splendor-server $(PYTHON) -m splendor_rl.bench --seconds 3
 
+# Wheels of splendor_rl that carry both binaries, one per Linux architecture, for machines without Go
+# (`pip install dist/splendor_rl-*x86_64.whl`): python_client/hatch_build.py cross-compiles and tags each.
+# pip fetches the build backend (hatchling) for its isolated build. WHEEL_ARCHS=amd64 builds one.
+WHEEL_ARCHS ?= amd64 arm64
+WHEEL_DIR   ?= dist
+wheel: $(PYTHON_ENV)
+	for arch in $(WHEEL_ARCHS); do \
+		SPLENDOR_WHEEL_GOARCH=$$arch GO=$(GO) $(PYTHON) -m pip wheel -q --no-deps -w $(WHEEL_DIR) ./python_client || exit 1; \
+	done
+	@ls -l $(WHEEL_DIR)/*.whl
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(WHEEL_DIR)

@@ -8,27 +8,37 @@ import queue
 import re
 import shutil
 import subprocess
+import sysconfig
 import threading
 from pathlib import Path
 
 BINARY_ENV = "SPLENDOR_SERVER_BIN"
 
 
-def find_binary() -> str:
-    """The server binary: $SPLENDOR_SERVER_BIN, else bin/splendor-server of the checkout this package lives in
-    (an editable install), else splendor-server on PATH."""
-    if os.environ.get(BINARY_ENV):
+def find_binary(name: str = "splendor-server") -> str:
+    """A Go binary of the project, the server unless `name` says "splendorctl", found in this order:
+    1. $SPLENDOR_SERVER_BIN (the server only);
+    2. the one inside this package, splendor_rl/bin/ (a wheel built by `make wheel` carries both binaries);
+    3. bin/<name> of the checkout this package lives in (an editable install; a checkout is a directory with go.mod);
+    4. <name> on PATH, except this environment's own console script of that name, which runs this search itself."""
+    if name == "splendor-server" and os.environ.get(BINARY_ENV):
         return os.environ[BINARY_ENV]
+    bundled = Path(__file__).resolve().parent / "bin" / name
+    if bundled.is_file():
+        return str(bundled)
     for parent in Path(__file__).resolve().parents:
-        candidate = parent / "bin" / "splendor-server"
-        if candidate.is_file():
+        candidate = parent / "bin" / name
+        if candidate.is_file() and (parent / "go.mod").is_file():
             return str(candidate)
-    found = shutil.which("splendor-server")
+    scripts = Path(sysconfig.get_path("scripts")).resolve()
+    path = os.pathsep.join(d for d in os.environ.get("PATH", os.defpath).split(os.pathsep)
+                           if d and Path(d).resolve() != scripts)
+    found = shutil.which(name, path=path)
     if found:
         return found
-    raise FileNotFoundError(
-        "splendor-server binary not found: run `make build` in the repository, set $SPLENDOR_SERVER_BIN, "
-        "or pass url= to connect to a running server")
+    server_only = f", set ${BINARY_ENV}, or pass url= to connect to a running server" if name == "splendor-server" else ""
+    raise FileNotFoundError(f"{name} binary not found: install a wheel built by `make wheel` (it carries the "
+                            f"binaries), run `make build` in the repository, put {name} on PATH{server_only}")
 
 
 def default_workers() -> int:
