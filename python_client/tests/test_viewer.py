@@ -172,6 +172,23 @@ def test_a_trace_ends_at_its_final_position(page, base, url, traces, game):
     assert table_text(page) != end, "the last position is not the one before the last decision"
 
 
+def test_a_trace_the_server_cannot_replay_ends_before_its_last_decision(page, base, traces, tmp_path):
+    """When the re-played game is not the file's (here a final_state edited by hand), the last decision's position
+    stands in, and the page says so."""
+    lines = traces["splendor"].read_text().splitlines()
+    result = json.loads(lines[-1])
+    assert " passes=0 " in result["final_state"]
+    result["final_state"] = result["final_state"].replace(" passes=0 ", " passes=1 ")
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines[:-1] + [json.dumps(result)]) + "\n")
+    open_replay(page, base, edited)
+    page.keyboard.press("End")
+    end = table_text(page)
+    assert "the position before the last decision" in page.inner_text("#decision .note")
+    page.keyboard.press("ArrowLeft")
+    assert table_text(page) == end
+
+
 def table_text(page) -> str:
     """What the table shows, its cards by id: equal for two drawings of the same position."""
     cards = [card.get_attribute("data-card") for card in page.locator("#table [data-card]").all()]
