@@ -1,6 +1,11 @@
 // Package web holds the browser viewer's static files (index.html, ES
 // modules, CSS, the vendored msgpack codec), embedded so that the server
 // binary serves them with no install step and no Node build.
+//
+// sample.jsonl, the replay the start page offers, is `splendorctl trace
+// --seed 5`; a test keeps it equal to what splendorctl writes today, so a
+// change of the rules or the trace format shows as a failing test, not as a
+// stale sample.
 package web
 
 import (
@@ -8,7 +13,7 @@ import (
 	"net/http"
 )
 
-//go:embed index.html *.css js vendor
+//go:embed index.html *.css sample.jsonl js vendor
 var files embed.FS
 
 // ContentSecurityPolicy is what the page may load and who may frame it: its

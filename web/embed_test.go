@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"path"
 	"regexp"
 	"strings"
@@ -62,4 +63,18 @@ func TestEveryImportIsEmbedded(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Greater(t, checked, 20)
+}
+
+// The sample replay is what `splendorctl trace --seed 5` writes with the
+// rules and trace format of this checkout.
+func TestSampleIsTheCurrentTrace(t *testing.T) {
+	command := exec.Command("go", "run", "../cmd/splendorctl", "trace", "--seed", "5")
+	var stderr strings.Builder
+	command.Stderr = &stderr
+	trace, err := command.Output()
+	require.NoError(t, err, stderr.String())
+	sample, err := fs.ReadFile(files, "sample.jsonl")
+	require.NoError(t, err)
+	require.True(t, string(trace) == string(sample),
+		"web/sample.jsonl is stale: regenerate it with `go run ./cmd/splendorctl trace --seed 5 > web/sample.jsonl`")
 }

@@ -96,6 +96,7 @@ func announce(out io.Writer, addr string) {
 	fmt.Fprintf(out, "splendor-server %s listening on ws://%s/ws (health: http://%s/healthz, metrics: /metrics)\n", version, addr, addr)
 	fmt.Fprintf(out, "envs: %s; protocol: encoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "))
 	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
+	fmt.Fprintf(out, "viewer: http://%s/ (replays and games against the bots in a browser, docs/viewer.md)\n", addr)
 }
 
 // limitMemory states the worst case the limits allow, and asks the Go

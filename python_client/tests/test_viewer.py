@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import urllib.request
 from pathlib import Path
@@ -94,6 +95,38 @@ def test_page_loads(page, base):
     page.click("#to-play")
     page.wait_for_selector("#play-env option", state="attached")
     assert page.locator("#play-env option").all_inner_texts() == ["splendor-duel-v1", "splendor-v1"]
+    assert page.input_value("#play-env") == "splendor-v1", "the base game is offered first, not hello's first env"
+
+
+def test_the_banner_prints_the_viewers_url(page):
+    """`make run`'s startup lines name the viewer's address, and the page is there."""
+    server = subprocess.Popen([find_binary(), "--listen", "127.0.0.1:0", "--log-level", "warn", "--workers", "1"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [server.stdout.readline() for _ in range(4)]
+        viewer = next(re.search(r"viewer: (http://\S+/) ", line) for line in lines if line.startswith("viewer:"))
+        page.goto(viewer.group(1))
+        assert page.title() == "Splendor viewer"
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+
+
+def test_the_start_page_offers_play_and_a_sample_game(page, base):
+    with urllib.request.urlopen(base + "sample.jsonl") as response:  # web/sample.jsonl, embedded in the server
+        sample = [json.loads(line) for line in response.read().decode().splitlines()]
+    decisions, result = sample[:-1], sample[-1]
+    page.goto(base)
+    page.click("#start-play")
+    page.wait_for_selector("body[data-play=form]")
+    page.go_back()
+    page.click("#sample-replay")
+    page.wait_for_selector("#table .seat")
+    assert page.inner_text("#situation").startswith(f"Position 1 of {len(decisions) + 1}")
+    assert decisions[0]["label"] in page.inner_text("#decision h2")
+    page.keyboard.press("End")
+    assert f"game over after {result['turns']} turns" in page.inner_text("#situation")
+    assert drawn_points(page) == result["scores"]
 
 
 def test_replay_steps_through_a_trace(page, base, traces):
@@ -106,15 +139,80 @@ def test_replay_steps_through_a_trace(page, base, traces):
     page.keyboard.press("ArrowRight")
     assert decisions[2]["label"] in page.inner_text("#decision h2")
     assert page.locator(".alternatives li").count() == len(decisions[2]["legal"])
-    assert page.locator(".alternatives li.chosen").inner_text() == decisions[2]["label"]
+    assert page.locator(".alternatives li.chosen").inner_text().startswith(decisions[2]["label"])
     page.click("[aria-label='previous decision (←)']")
     assert decisions[1]["label"] in page.inner_text("#decision h2")
     turn = decisions[-1]["turn"] // 2
     page.fill("[aria-label=turn]", str(turn))
     page.click("text=Go to turn")
     assert f"turn {turn} " in page.inner_text("#situation")
+    first = next(line for line in decisions if line["turn"] == turn - 1)  # the box counts turns from 1
+    assert first["label"] in page.inner_text("#decision h2")
     page.keyboard.press("End")
     assert "Winner" in page.inner_text("#decision") or "No winner" in page.inner_text("#decision")
+
+
+@pytest.mark.parametrize("game", ["splendor", "duel"])
+def test_a_trace_ends_at_its_final_position(page, base, url, traces, game):
+    """A trace's result line has the final state as notation only: the viewer re-plays the game on the server to
+    draw it. The last position is the end (no seat to play, no final-round banner), not the last decision's."""
+    lines = [json.loads(line) for line in traces[game].read_text().splitlines()]
+    result = lines[-1]
+    open_replay(page, base, traces[game])
+    page.keyboard.press("End")
+    end = table_text(page)
+    assert f"game over after {result['turns']} turns" in page.inner_text("#situation")
+    assert page.locator(".seat.to-play").count() == 0
+    assert page.locator(".final-round, #decision .note").count() == 0
+    assert drawn_points(page) == result["scores"]
+    if game == "splendor":  # the bank as the final state's notation has it, white to gold
+        bank = re.search(r"bank=(\d{6})", result["final_state"]).group(1)
+        assert [int(text) for text in page.locator(".bank .chip .count").all_inner_texts()] == [int(d) for d in bank]
+    page.keyboard.press("ArrowLeft")
+    assert table_text(page) != end, "the last position is not the one before the last decision"
+
+
+def test_a_trace_the_server_cannot_replay_ends_before_its_last_decision(page, base, traces, tmp_path):
+    """When the re-played game is not the file's (here a final_state edited by hand), the last decision's position
+    stands in, and the page says so."""
+    lines = traces["splendor"].read_text().splitlines()
+    result = json.loads(lines[-1])
+    assert " passes=0 " in result["final_state"]
+    result["final_state"] = result["final_state"].replace(" passes=0 ", " passes=1 ")
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines[:-1] + [json.dumps(result)]) + "\n")
+    open_replay(page, base, edited)
+    page.keyboard.press("End")
+    end = table_text(page)
+    assert "the position before the last decision" in page.inner_text("#decision .note")
+    page.keyboard.press("ArrowLeft")
+    assert table_text(page) == end
+
+
+def table_text(page) -> str:
+    """What the table shows, its cards by id: equal for two drawings of the same position."""
+    cards = [card.get_attribute("data-card") for card in page.locator("#table [data-card]").all()]
+    return page.inner_text("#table") + repr(cards)
+
+
+def drawn_points(page) -> list[int]:
+    return [int(text.split()[0]) for text in page.locator(".seat h3 .points").all_inner_texts()]
+
+
+def test_turns_count_from_one_as_on_the_text_board(page, base, url, traces):
+    """The viewer's "turn N" is the text board's (render "ansi", `splendorctl play`): the first turn is turn 1."""
+    decisions = [json.loads(line) for line in traces["splendor"].read_text().splitlines()][:-1]
+    open_replay(page, base, traces["splendor"])
+    assert "· turn 1 ·" in page.inner_text("#situation")
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=1, seed=5, url=url, autoreset="disabled")
+    envs.reset()
+    for line in decisions[:30]:
+        envs.step(np.array([line["action"]]))
+        page.keyboard.press("ArrowRight")
+    board = envs.view()[1][0]
+    envs.close()
+    turn = re.search(r"turn (\d+)", board.splitlines()[0]).group(1)
+    assert f"· turn {turn} ·" in page.inner_text("#situation"), board.splitlines()[0]
 
 
 def test_splendor_position(page, base, traces):
@@ -156,16 +254,19 @@ def test_phone_width_has_no_horizontal_overflow(browser, base, traces, trace):
 
 
 def play_clicks(page, rng: random.Random) -> None:
-    """Plays the person's seat until the game is over: each decision selects a random clickable board element
-    (when any), then clicks a random move among those listed; only legal moves are ever offered."""
+    """Plays the person's seat until the game is over: each decision clicks random clickable board elements
+    (which may play the only move naming them, or offer a few beside them), then a random move among those
+    offered beside the element or listed; only legal moves are ever offered."""
     while True:  # selectors, not wait_for_function: the page's script-src 'self' forbids Playwright's eval
         page.wait_for_selector("body[data-play=over], button.move", timeout=20_000)
         if page.evaluate("document.body.dataset.play") == "over":
             return
+        beside = page.locator(".choices button")
         playable = page.locator("#table .playable[data-key]")
-        if playable.count() and rng.random() < 0.7:
+        if not beside.count() and playable.count() and rng.random() < 0.7:
             playable.nth(rng.randrange(playable.count())).click()
-        moves = page.locator("button.move")
+            continue
+        moves = beside if beside.count() and rng.random() < 0.5 else page.locator("button.move")
         moves.nth(rng.randrange(moves.count())).click()
 
 
@@ -183,13 +284,22 @@ def test_play_a_seeded_game_against_the_random_bot(page, base, url, tmp_path):
     assert all(line["action"] in line["legal"] for line in decisions)
     assert any(line["phase"] == "pay" for line in decisions)
 
-    # The engine, stepped with the same seed and actions outside the browser, ends in the same state.
+    # The engine, stepped with the same seed and actions outside the browser, ends in the same state. On the way,
+    # the page's log names each card bought or reserved as the server's text board of the person's view does (a
+    # bot's blind reserve is face down until it is bought).
+    logged = page.locator("[aria-label='decisions so far'] li").all_inner_texts()
+    assert len(logged) == len(decisions)
     envs = splendor_rl.make_vec("splendor-v1", num_envs=1, seed=5, url=url, autoreset="disabled", payment="choose")
     envs.reset()
-    for line in decisions:
+    named = 0
+    for line, text in zip(decisions, logged):
+        card = board_card(envs.view(seat=0)[1][0], line)
+        assert text.endswith(f": {line['label']} {card}" if card else f": {line['label']}"), (text, card)
+        named += card is not None
         envs.step(np.array([line["action"]]))
     assert game_notation(envs.get_state()[0]) == result["final_state"]
     envs.close()
+    assert named >= 5, "the game bought and reserved cards"
 
     # The saved file opens in replay mode and ends at the same position; so does the game's link, which carries
     # the seed, options and actions.
@@ -198,7 +308,23 @@ def test_play_a_seeded_game_against_the_random_bot(page, base, url, tmp_path):
     page.click("#replay-start")
     page.wait_for_selector("#table .seat")
     page.keyboard.press("End")
-    assert [int(text.split()[0]) for text in page.locator(".seat h3 .points").all_inner_texts()] == result["scores"]
+    assert drawn_points(page) == result["scores"]
+
+
+def board_card(board: str, line: dict) -> str | None:
+    """How the server's text board of a decision's position spells the card its label names: the market slot of
+    `buy/reserve Ln slotk`, the acting seat's hand for `buy reservedk`; None for other moves."""
+    slot = re.fullmatch(r"(?:buy|reserve) L(\d) slot(\d)", line["label"])
+    hand = re.fullmatch(r"buy reserved(\d)", line["label"])
+    rows = board.splitlines()
+    if slot:
+        row = next(text for text in rows if text.startswith(f"L{slot.group(1)} ("))
+        return re.search(rf"{slot.group(2)} (\[[^]]*\])", row).group(1)
+    if hand:
+        seat = next(k for k, text in enumerate(rows) if text.startswith(f"> seat {line['seat']}"))
+        cards = next(text for text in rows[seat + 1:] if text.strip().startswith("reserved"))
+        return re.findall(r"\[[^]]*\]", cards)[int(hand.group(1)) - 1]
+    return None
 
 
 def test_an_arena_replay_is_replayed_on_the_server(page, base, url, traces, tmp_path):
@@ -225,7 +351,84 @@ def final_scores(page, base: str, replay: Path) -> list[int]:
     open_replay(page, base, replay)
     page.keyboard.press("End")
     assert "game over" in page.inner_text("#situation")
-    return [int(text.split()[0]) for text in page.locator(".seat h3 .points").all_inner_texts()]
+    return drawn_points(page)
+
+
+def my_moves(page) -> list[str]:
+    """The person's decisions in the page's log (seat 0), label and card."""
+    logged = page.locator("[aria-label='decisions so far'] li").all_inner_texts()
+    return [text.removeprefix("Seat 0 · you: ") for text in logged if text.startswith("Seat 0 · you: ")]
+
+
+def click_and_wait(page, selector: str) -> None:
+    """Clicks an element that plays a move, then waits for the person's next decision."""
+    page.click(selector)
+    page.wait_for_selector("body[data-play=your-move] button.move")
+
+
+def test_a_click_on_a_card_or_tokens_chooses_the_move(page, base):
+    start_game(page, base, "env=splendor-v1&seed=3&bot=random&seat=0&delay=0")
+    page.wait_for_selector("button.move")
+    assert page.inner_text("#situation").startswith("turn 1 ·")
+    # No tokens yet: a reserve is the only move on a market card, so a click plays it.
+    click_and_wait(page, ".market [data-key='L1 slot1']")
+    assert re.fullmatch(r"reserve L1 slot1 \[[WUGRK] \dp: [^]]+\]", my_moves(page)[-1])
+    # Colours build a take: one narrows the list, two leave three takes beside the bank, the third plays it.
+    page.click(".bank [data-key=white]")
+    listed = page.locator("button.move").all_inner_texts()
+    assert listed and all(re.search(r"\bwhite\b", text) for text in listed) and len(my_moves(page)) == 1
+    page.click(".bank [data-key=blue]")
+    assert page.locator(".choices button").all_inner_texts() == [
+        "take white blue green", "take white blue red", "take white blue black"]
+    click_and_wait(page, ".bank [data-key=green]")
+    assert my_moves(page)[-1] == "take white blue green"
+    # The same colour twice takes two.
+    colour = next(colour for colour in ("white", "blue", "green", "red", "black")
+                  if page.locator(f"button.move:text-matches('take 2 {colour}$')").count())
+    page.click(f".bank [data-key={colour}]")
+    click_and_wait(page, f".bank [data-key={colour}]")
+    assert my_moves(page)[-1] == f"take 2 {colour}"
+    # A card that can be bought or reserved offers both beside it; the list keeps every move.
+    for _ in range(30):
+        labels = [re.sub(r"^\d", "", text).split(" [")[0] for text in page.locator("button.move").all_inner_texts()]
+        both = [label[4:] for label in labels if label.startswith("buy L") and f"reserve {label[4:]}" in labels]
+        if both:
+            break
+        page.locator("button.move").first.click()  # a take, or a token returned
+        page.wait_for_selector("body[data-play=your-move] button.move")
+    else:
+        pytest.fail("no card could be bought in 30 decisions")
+    page.click(f".market [data-key='{both[0]}']")
+    beside = page.locator(".choices button").all_inner_texts()
+    assert sorted(text.split(" [")[0] for text in beside) == [f"buy {both[0]}", f"reserve {both[0]}"], beside
+    click_and_wait(page, f".choices button:has-text('buy {both[0]}')")
+    assert my_moves(page)[-1] == next(text for text in beside if text.startswith("buy"))
+    shot(page, "splendor-click")
+
+
+def test_a_click_on_a_duel_cell_chooses_the_move(page, base):
+    start_game(page, base, "env=splendor-duel-v1&seed=3&bot=random&seat=0&delay=0")
+    page.wait_for_selector("button.move")
+    # A gold cell: taking it is the only move naming it, then the card to reserve is chosen on the pyramid.
+    gold = page.locator(".board .cell.gold.playable").first.get_attribute("data-key")
+    page.click(f".board [data-key={gold}]")
+    page.wait_for_selector("body[data-play=your-move] button.move")
+    assert my_moves(page) == [f"gold {gold}"] and "(reserve)" in page.inner_text("#situation")
+    click_and_wait(page, ".pyramid .card.playable >> nth=0")
+    assert re.fullmatch(r"reserve L\d slot\d \[\S+ \dp[^:]*: [^]]+\]", my_moves(page)[-1])
+    # Two gem cells side by side: the takes through both are offered beside them, or played if there is one.
+    gems = {cell.get_attribute("data-key") for cell in page.locator(".board .cell.playable:not(.gold)").all()}
+    first, second = next((cell, chr(ord(cell[0]) + 1) + cell[1]) for cell in sorted(gems)
+                         if chr(ord(cell[0]) + 1) + cell[1] in gems)
+    page.click(f".board [data-key={first}]")
+    page.click(f".board [data-key={second}]")
+    beside = page.locator(".choices button").all_inner_texts()
+    if beside:
+        assert 2 <= len(beside) <= 3 and len(my_moves(page)) == 2
+        assert all(f" {first} " in f" {text} " and f" {second} " in f" {text} " for text in beside), beside
+    else:
+        page.wait_for_selector("body[data-play=your-move] button.move")
+        assert my_moves(page)[2] == f"take {first} {second}"
 
 
 def test_play_duel_shows_bot_decisions_and_hints(page, base):

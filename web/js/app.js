@@ -1,6 +1,6 @@
 // The page: picks the mode from the URL's hash (docs/viewer.md), keeps one
 // connection to the server, and asks for the server's token when it has one.
-//   #replay                               open a file
+//   #replay                               the start page: play, the sample game, or open a file
 //   #replay?env=…&seed=…&players=…&actions=3.17.…   offer to re-play a seeded game on the server
 //   #play                                 choose a game
 //   #play?env=…&seed=…&bot=…&seat=…&players=…&delay=…   the form, filled in
@@ -117,13 +117,16 @@ function envOptions(hello, params) {
     .map(({ name, type }) => [name, type === "int" ? Number(params.get(name)) : params.get(name)]));
 }
 
+// The game the play form offers first: the base game, whatever order hello lists.
+const FIRST_GAME = "splendor-v1";
+
 // offerGames fills the play form with the envs the server announces, and
 // bounds the players field by the chosen env's `players` option (hello).
 async function offerGames() {
   const { hello } = await connect();
   const choice = $("play-env");
   const [players, seat] = ["players", "seat"].map((name) => document.querySelector(`#play-setup [name=${name}]`));
-  choice.replaceChildren(...hello.envs.map((env) => h("option", {}, env)));
+  choice.replaceChildren(...hello.envs.map((env) => h("option", { selected: env === FIRST_GAME }, env)));
   players.oninput = () => Object.assign(seat, { max: Number(players.value) - 1 });
   choice.onchange = () => {
     const option = hello.env_options[choice.value].find(({ name }) => name === "players");
@@ -165,8 +168,21 @@ async function showReplay(frames, entrants = []) {
 // openFile reads a replay file and shows its first game; a file of several
 // games offers the others in a list.
 async function openFile(file) {
+  await openText(file.name, () => file.text());
+}
+
+// openSample shows the trace embedded beside the page (web/sample.jsonl).
+async function openSample() {
+  await openText("the sample game", async () => {
+    const response = await fetch("sample.jsonl");
+    if (!response.ok) throw new Error(`GET sample.jsonl: ${response.status}`);
+    return response.text();
+  });
+}
+
+async function openText(name, read) {
   try {
-    const games = readGames(await file.text());
+    const games = readGames(await read());
     const choice = $("replay-game");
     const names = games.map((game, k) => h("option", { value: k }, `game ${game.game}, seed ${game.seed}`));
     choice.replaceChildren(...names);
@@ -175,7 +191,7 @@ async function openFile(file) {
     status("");
     await showGame(games[0]);
   } catch (error) {
-    status(`Cannot open ${file.name}: ${error.message}`);
+    status(`Cannot open ${name}: ${error.message}`);
   }
 }
 
@@ -185,6 +201,7 @@ async function showGame(game) {
 }
 
 $("replay-file").addEventListener("change", (event) => event.target.files[0] && openFile(event.target.files[0]));
+$("sample-replay").addEventListener("click", openSample);
 document.addEventListener("dragover", (event) => {
   event.preventDefault();
   document.body.classList.add("drop-target");

@@ -15,7 +15,7 @@ export function h(tag, attrs = {}, ...children) {
 
 // Every token kind has a letter printed on it, so that a colour is never told
 // by its hue alone (colour-blind players); the legend spells the letters out.
-const LETTERS = { white: "W", blue: "U", green: "G", red: "R", black: "K", gold: "$", pearl: "P" };
+export const LETTERS = { white: "W", blue: "U", green: "G", red: "R", black: "K", gold: "$", pearl: "P" };
 
 // chip is one kind's count: a coloured disc with its letter, then the count;
 // the full name is the accessible label. `key` makes it selectable (moves.js).

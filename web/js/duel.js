@@ -55,6 +55,11 @@ function spiralPath(spiral) {
   return svg;
 }
 
+// pyramidIndex is the place in a view's `pyramid` of a label's "L2 slot3".
+export function pyramidIndex(level, slot) {
+  return PYRAMID.slice(0, level - 1).reduce((first, row) => first + row.slots, 0) + slot - 1;
+}
+
 function pyramidRows(view, parts) {
   let first = 0;
   return PYRAMID.map(({ level, slots }) => {

@@ -7,7 +7,7 @@
 // blind reserves stay on the server. The replay, which is the referee's,
 // is re-played on the server from the seed and the actions once it is over.
 import { h } from "./dom.js";
-import { draw } from "./game.js";
+import { draw, moveCard, turnText } from "./game.js";
 import { Episode } from "./episode.js";
 import { MovePicker } from "./moves.js";
 import { jsonLine } from "./record.js";
@@ -24,7 +24,7 @@ export class Play {
     Object.assign(this, { ui, connection, game, parts, stopped: false });
     this.seatNames = Array.from({ length: 4 }, (_, i) => `Seat ${i} · ${i === game.seat ? "you" : game.bot}`);
     this.picker = new MovePicker(ui.table, ui.moves, (action) => this.answer(action));
-    this.log = h("ol", { class: "alternatives", start: 0, "aria-label": "decisions so far" });
+    this.log = h("ol", { class: "alternatives", "aria-label": "decisions so far" });
     ui.decision.replaceChildren(h("h2", {}, "Decisions"), this.log);
     this.drawControls();
   }
@@ -48,10 +48,11 @@ export class Play {
   async playOut(episode) {
     this.episode = episode;
     while (!episode.over && !this.stopped) {
-      this.show(await episode.view(this.game.seat), episode.toPlay === this.game.seat ? "your-move" : "bot");
-      const action = episode.toPlay === this.game.seat ? await this.ask(episode) : await this.botMove(episode);
+      const view = await episode.view(this.game.seat);
+      this.show(view, episode.toPlay === this.game.seat ? "your-move" : "bot");
+      const action = episode.toPlay === this.game.seat ? await this.ask(episode, view) : await this.botMove(episode);
       if (this.stopped) break;
-      this.note(episode.toPlay, episode.spec.action_labels[action]);
+      this.note(episode.toPlay, this.move(episode.spec.action_labels[action], view));
       await episode.step(action);
     }
     if (!this.stopped) await this.finish(episode);
@@ -59,15 +60,22 @@ export class Play {
 
   show(view, waiting) {
     draw(this.ui.table, view, { parts: this.parts, seatNames: this.seatNames });
-    this.ui.situation.textContent = `Turn ${view.turn} · seat ${view.seat} (${view.phase}): ${WAITING[waiting]}`;
+    this.ui.situation.textContent = waiting === "over" ? turnText(view)
+      : `${turnText(view)} · seat ${view.seat} (${view.phase}): ${WAITING[waiting]}`;
     document.body.dataset.play = waiting;
   }
 
-  ask(episode) {
+  ask(episode, view) {
     return new Promise((resolve) => {
       this.answer = resolve;
-      this.picker.offer(episode.legal());
+      this.picker.offer(episode.legal().map(({ action, label }) => ({ action, ...this.move(label, view) })));
     });
+  }
+
+  // move is a label with the card it names in the view the decision was
+  // made in (the market slot's card before the buy refills it).
+  move(label, view) {
+    return { label, card: moveCard(label, view, this.parts) };
   }
 
   async botMove(episode) {
@@ -80,8 +88,8 @@ export class Play {
     this.picker.showHint(await this.episode.advice(this.hintBot.value));
   }
 
-  note(seat, label) {
-    this.log.append(h("li", {}, `${this.seatNames[seat]}: ${label}`));
+  note(seat, { label, card }) {
+    this.log.append(h("li", {}, `${this.seatNames[seat]}: ${label}`, card ? ` ${card}` : null));
     this.log.scrollTop = this.log.scrollHeight; // the newest in sight, without scrolling the page
   }
 

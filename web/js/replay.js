@@ -1,14 +1,14 @@
 // Replay mode: a recorded game as a row of positions, one per decision (the
 // state before it and the choice made among the legal moves), then the end.
 import { h } from "./dom.js";
-import { draw } from "./game.js";
+import { draw, envOf, moveCard, turnText } from "./game.js";
 import { Episode } from "./episode.js";
 import { decisionLine, resultLine } from "./record.js";
 
 // framesOf reads a game's positions from its lines' state views; lines
 // without them (the arena's) are re-played on the server from the seed.
 export async function framesOf(game, connect) {
-  if (game.decisions.length && game.decisions.every((line) => line.state)) return fromLines(game);
+  if (game.decisions.length && game.decisions.every((line) => line.state)) return fromLines(game, connect);
   const result = game.result ?? {};
   if (!result.env) throw new Error("this file has neither state views nor the env id to re-play it");
   const options = result.players ? { players: result.players } : {};
@@ -16,11 +16,36 @@ export async function framesOf(game, connect) {
     actions: game.decisions.map((line) => line.action) }, result);
 }
 
-function fromLines(game) {
+// fromLines ends with the final position: a game saved here keeps its view
+// (`final_view`); a trace's result line has the final state as notation only,
+// so the server re-plays the game to view it. Without a server, or if its
+// game is not the file's, the last decision's position stands in, and says so.
+async function fromLines(game, connect) {
   const frames = game.decisions.map((line) => ({ view: line.state, decision: line }));
-  const finalView = game.result?.final_view;
+  const finalView = game.result?.final_view ?? await replayedEnd(game, connect).catch(() => null);
   frames.push({ view: finalView ?? frames.at(-1).view, decision: null, result: game.result, before: !finalView });
   return frames;
+}
+
+// A trace has no turn limit; the env's truncates at max_rounds, at most this.
+const MAX_ROUNDS = 10000;
+
+// replayedEnd is the referee's view of a trace's final state: the seed and
+// the actions re-played on the server with the trace's options (players,
+// payment), kept only if its notation is the result's `final_state`.
+async function replayedEnd(game, connect) {
+  if (!game.result?.final_state) return null;
+  const first = game.decisions[0].state;
+  const options = { payment: first.payment, max_rounds: MAX_ROUNDS };
+  if (first.players) options.players = first.players;
+  const episode = await Episode.start(await connect(), { env: envOf(first), seed: game.seed, options });
+  try {
+    for (const line of game.decisions) await episode.step(line.action);
+    const view = await episode.view();
+    return view.notation === game.result.final_state ? view : null;
+  } finally {
+    episode.close();
+  }
 }
 
 // rebuild plays `actions` on a fresh seeded game, viewing each position as
@@ -48,7 +73,7 @@ export class Replay {
     Object.assign(this, { ui, frames, parts, seatNames, at: 0 });
     this.slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: 0, "aria-label": "position",
       oninput: () => this.show(Number(this.slider.value)) });
-    this.turn = h("input", { type: "number", min: 0, "aria-label": "turn", placeholder: "turn" });
+    this.turn = h("input", { type: "number", min: 1, "aria-label": "turn", placeholder: "turn" });
     ui.controls.replaceChildren(
       this.button("|◀", "first position", () => this.show(0)),
       this.button("◀", "previous decision (←)", () => this.show(this.at - 1)),
@@ -71,22 +96,29 @@ export class Replay {
     this.slider.value = this.at;
     const { view, decision, result, before } = this.frames[this.at];
     draw(this.ui.table, view, { parts: this.parts, seatNames: this.seatNames });
-    this.ui.situation.textContent = `Position ${this.at + 1} of ${this.frames.length} · turn ${view.turn}` +
-      (decision ? ` · seat ${decision.seat} to play (${decision.phase})` : " · game over");
-    this.ui.decision.replaceChildren(decision ? this.alternatives(decision) : ending(result, before));
+    const end = result ? `game over after ${result.turns ?? view.turn} turns` : "end of the recorded decisions";
+    const where = decision ? `${turnText(view)} · seat ${decision.seat} to play (${decision.phase})` : end;
+    this.ui.situation.textContent = `Position ${this.at + 1} of ${this.frames.length} · ${where}`;
+    this.ui.decision.replaceChildren(decision ? this.alternatives(decision, view) : ending(result, before));
   }
 
-  // alternatives lists the legal moves of the decision, the chosen one marked.
-  alternatives(line) {
+  // alternatives lists the legal moves of the decision, the chosen one
+  // marked, each with the card it names.
+  alternatives(line, view) {
+    const card = (label) => {
+      const text = moveCard(label, view, this.parts);
+      return text ? h("span", { class: "card-text" }, ` ${text}`) : null;
+    };
     return h("div", {},
-      h("h2", {}, `Seat ${line.seat} plays `, h("q", { class: "label" }, line.label)),
+      h("h2", {}, `Seat ${line.seat} plays `, h("q", { class: "label" }, line.label), card(line.label)),
       line.legal_labels ? [h("p", {}, `${line.legal_labels.length} legal moves:`),
         h("ul", { class: "alternatives" }, line.legal_labels.map((label, k) =>
-          h("li", { class: line.legal[k] === line.action ? "chosen" : null }, label)))] : null);
+          h("li", { class: line.legal[k] === line.action ? "chosen" : null }, label, card(label))))] : null);
   }
 
+  // jump shows the first decision of a turn counted from 1 (turnText).
   jump(turn) {
-    const at = this.frames.findIndex((frame) => frame.view.turn >= turn);
+    const at = this.frames.findIndex((frame) => frame.view.turn >= turn - 1);
     this.show(at < 0 ? this.frames.length - 1 : at);
   }
 
@@ -105,11 +137,12 @@ export class Replay {
 }
 
 // ending tells who won; `before` says the drawing is the last decision's
-// position (a trace keeps the final state as notation only).
+// position (fromLines: the server could not re-play the trace's end).
 export function ending(result, before) {
   if (!result) return h("p", {}, "End of the recorded decisions.");
   const winners = result.winners?.length ? `Winner: seat ${result.winners.join(", seat ")}` : "No winner";
   return h("div", { class: "result" },
     h("p", {}, `${winners}. Points: ${(result.scores ?? []).join(" – ")}.`),
-    before ? h("p", { class: "note" }, "Shown: the position before the last decision.") : null);
+    before ? h("p", { class: "note" }, "Shown: the position before the last decision. The file keeps the final " +
+      "state as notation only (final_state), and the server could not re-play the game to it.") : null);
 }

@@ -16,10 +16,16 @@ export function drawSplendor(view, { parts, seatNames }) {
       [2, 1, 0].map((row) => marketRow(view, row, parts, gems))),
     h("div", { class: "bank", "aria-label": "bank" }, h("span", { class: "caption" }, "Bank"),
       chips(view.bank, tokens, { zeros: true, keys: "", word: true })),
-    view.final_round ? h("p", { class: "final-round" }, "Final round: a seat has reached 15 points") : null,
+    finalRound(view) ? h("p", { class: "final-round" }, "Final round: a seat has reached 15 points") : null,
     view.buying !== undefined ? buying(view, parts, gems) : null,
     h("div", { class: "seats" },
       view.seats.map((seat, i) => seatPanel(view, seat, i, { parts, seatNames, gems, tokens }))));
+}
+
+// finalRound says the round is being completed: once the game is over it is
+// complete (the text board drops it too).
+function finalRound(view) {
+  return view.final_round && view.phase !== "over" && !view.over;
 }
 
 function marketRow(view, row, parts, gems) {
