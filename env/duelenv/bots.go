@@ -7,13 +7,16 @@ import (
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
-// greedyAction scores every legal action with a short-sighted heuristic and
+// Greedy scores every legal action with a short-sighted heuristic and
 // plays the best, ties broken at random: buy the most valuable card it can,
 // otherwise collect the tokens its best-value target card still needs, keep
 // privileges for when they buy something, never hand the opponent a
 // privilege for nothing, and pay with gems and pearls rather than gold but
 // for a pearl the target needs (see keepValue).
-func greedyAction(s *duel.State, legal *duel.ActionSet, r *rng.Rand) int {
+func (gm *game) Greedy(r *rng.Rand) int {
+	s := gm.state()
+	var legal duel.ActionSet
+	s.Legal(&legal)
 	p := &s.Players[s.Seat]
 	g := greedy{s: s, p: p, opp: &s.Players[1-s.Seat]}
 	g.goal = g.target()

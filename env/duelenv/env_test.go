@@ -16,29 +16,8 @@ type Env = turnbased.Env[game, *game]
 
 func makeEnv(t *testing.T, opts env.Options) *Env { return envtest.NewEnv(t, Game, opts) }
 
-// greedyWinRate plays n games of the greedy bot (the client's seat, drawn
-// per episode) against the random bot.
-func greedyWinRate(t *testing.T, n int) (wins, truncated int) {
-	e := makeEnv(t, env.Options{"mode": "vs_bots", "bots": "random"})
-	for seed := uint64(0); seed < uint64(n); seed++ {
-		e.Reset(seed)
-		me := newPlayer("greedy", seed)
-		for !e.Done() {
-			s := e.State()
-			require.NoError(t, e.Step(me.Act(&s)))
-		}
-		if s := e.State(); s.Winners() == 1<<e.ToPlay() {
-			wins++
-		}
-		if _, trunc := e.Status(); trunc {
-			truncated++
-		}
-	}
-	return wins, truncated
-}
-
 func TestGreedyBeatsRandom(t *testing.T) {
-	wins, truncated := greedyWinRate(t, 1000)
+	wins, truncated := envtest.GreedyWinRate(t, Game, 1000)
 	t.Logf("greedy wins %d of 1000 seeded games against random (%d truncated)", wins, truncated)
 	assert.GreaterOrEqual(t, wins, 900)
 }
@@ -50,7 +29,7 @@ func TestTerminalRewardsAndStatus(t *testing.T) {
 		var mask [duel.NumActions]uint8
 		for !e.Done() {
 			e.Mask(mask[:])
-			require.NoError(t, e.Step(firstLegal(mask[:])))
+			require.NoError(t, e.Step(envtest.FirstLegal(mask[:])))
 		}
 		term, trunc := e.Status()
 		r := make([]float32, 2)
@@ -70,21 +49,4 @@ func TestTerminalRewardsAndStatus(t *testing.T) {
 	}
 }
 
-func firstLegal(mask []uint8) int {
-	for a, m := range mask {
-		if m == 1 {
-			return a
-		}
-	}
-	return -1
-}
-
-func TestBadOptions(t *testing.T) {
-	for _, opts := range []env.Options{
-		{"players": 3}, {"mode": "solo"}, {"bots": "minimax"}, {"seat": 2}, {"max_rounds": 0}, {"reward": "dense"},
-		{"colour": "red"},
-	} {
-		_, err := turnbased.New(Game, opts)
-		assert.ErrorIs(t, err, env.ErrBadOption, "%v", opts)
-	}
-}
+func TestBadOptions(t *testing.T) { envtest.BadOptions(t, ID, env.Options{"players": 3}) }

@@ -3,12 +3,11 @@ package duelenv
 import (
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/duel"
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // game is the engine's state as the env and the bots see it
-// (turnbased.Rules): the engine's own methods, and the env's observation,
-// view and greedy bot.
+// (turnbased.Rules): the engine's own methods, and the env's observation
+// (observe.go), view (view.go) and greedy bot (bots.go).
 type game struct{ duel.State }
 
 func (g *game) state() *duel.State { return &g.State }
@@ -18,10 +17,4 @@ func (g *game) state() *duel.State { return &g.State }
 func (g *game) LegalSet() (legal bots.Actions) {
 	g.Legal((*duel.ActionSet)(legal[:]))
 	return legal
-}
-
-func (g *game) Greedy(r *rng.Rand) int {
-	var legal duel.ActionSet
-	g.Legal(&legal)
-	return greedyAction(g.state(), &legal, r)
 }

@@ -10,17 +10,20 @@ import (
 // payDone is the index of "pay done": the seat's gems pay for the rest.
 var payDone, _ = splendor.Action{Kind: splendor.PayDone}.Index()
 
-// greedyAction scores every legal action with a short-sighted heuristic and
+// Greedy scores every legal action with a short-sighted heuristic and
 // plays the best, ties broken at random: buy the most valuable affordable
 // card, otherwise collect the gems missing for the best-value target card,
 // reserve it when that is worth a gold, and give back what it needs least.
 // Paying, it keeps its gold (gold pays for any colour later, a gem only for
 // its own), as the automatic payment does, and draws nothing from its stream
 // for it: greedy plays the same games under both payment rules.
-func greedyAction(s *splendor.State, legal *splendor.ActionSet, r *rng.Rand) int {
+func (gm *game) Greedy(r *rng.Rand) int {
+	s := gm.state()
 	if s.Phase == splendor.PhasePay {
 		return payDone
 	}
+	var legal splendor.ActionSet
+	s.Legal(&legal)
 	g := greedy{s: s, p: &s.Players[s.Seat]}
 	for _, nb := range s.Nobles {
 		if nb == splendor.NoNoble {

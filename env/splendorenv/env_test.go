@@ -26,6 +26,17 @@ func label(t *testing.T, l string) int {
 const lastMove = "players=2 seat=1 phase=main turn=1 final=1 passes=0 bank=444445 nobles=-.1.2.-.- " +
 	"market=6.24.36.22/40.41.42.43/70.71.72.73 decks=5/46/74 p0=000000|7.44.45.51.57.63|-|- "
 
+// assertEnd checks that e's episode ended, terminated by the rules or else
+// truncated, with rewards want.
+func assertEnd(t *testing.T, e *Env, terminated bool, want []float32) {
+	t.Helper()
+	term, trunc := e.Status()
+	assert.Equal(t, []bool{terminated, !terminated}, []bool{term, trunc}, "terminated, truncated")
+	r := make([]float32, len(want))
+	e.Rewards(r)
+	assert.Equal(t, want, r)
+}
+
 func TestTerminalRewards(t *testing.T) {
 	cases := []struct {
 		name, p1 string
@@ -39,12 +50,7 @@ func TestTerminalRewards(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := selfPlayEnv(t, lastMove+tc.p1)
 			require.NoError(t, e.Step(label(t, "take white blue green")))
-			term, trunc := e.Status()
-			assert.True(t, term)
-			assert.False(t, trunc)
-			r := make([]float32, 2)
-			e.Rewards(r)
-			assert.Equal(t, tc.want, r)
+			assertEnd(t, e, true, tc.want)
 			assert.Equal(t, 1, e.ToPlay(), "the last actor's view at the end")
 		})
 	}
@@ -55,34 +61,18 @@ func TestThreePlayerRewardsAreZeroSum(t *testing.T) {
 		"market=6.24.36.22/40.41.42.43/70.71.72.73 decks=5/46/74 p0=000000|7.44.45.51.57.63|-|- "+
 		"p1=000000|-|-|- p2=000000|-|-|-")
 	require.NoError(t, e.Step(label(t, "take white blue green")))
-	r := make([]float32, 3)
-	e.Rewards(r)
-	assert.Equal(t, []float32{1, -0.5, -0.5}, r)
+	assertEnd(t, e, true, []float32{1, -0.5, -0.5})
 }
 
 func TestBlockedGameIsTruncatedWithoutReward(t *testing.T) {
 	e := selfPlayEnv(t, "players=2 seat=1 phase=main turn=1 final=0 passes=1 bank=000005 nobles=0.1.2.-.- "+
 		"market=0.24.36.22/40.41.42.43/70.71.72.73 decks=5.6/46/74 p0=000000|-|1.75.45|- p1=000000|-|77.76.51|-")
 	require.NoError(t, e.Step(label(t, "pass")))
-	term, trunc := e.Status()
-	assert.False(t, term)
-	assert.True(t, trunc)
-	r := make([]float32, 2)
-	e.Rewards(r)
-	assert.Equal(t, []float32{0, 0}, r)
+	assertEnd(t, e, false, []float32{0, 0})
 	mask := make([]uint8, splendor.NumActions)
 	e.Mask(mask)
 	assert.Equal(t, make([]uint8, splendor.NumActions), mask)
 	assert.ErrorIs(t, e.Step(label(t, "pass")), env.ErrIllegalAction)
-}
-
-func firstLegal(mask []uint8) int {
-	for a, m := range mask {
-		if m == 1 {
-			return a
-		}
-	}
-	return -1
 }
 
 func TestScoreDiffShaping(t *testing.T) {
@@ -97,45 +87,11 @@ func TestScoreDiffShaping(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, opts := range []env.Options{
-		{"players": 5},
-		{"players": "two"},
-		{"mode": "solo"},
-		{"bots": []any{"greedy"}},
-		{"bots": "minimax"},
-		{"seat": 2},
-		{"max_rounds": 0},
-		{"reward": "dense"},
-		{"payment": "gold"},
-		{"payment": true},
-		{"colour": "red"},
-	} {
-		_, err := turnbased.New(Game, opts)
-		assert.ErrorIs(t, err, env.ErrBadOption, "%v", opts)
-	}
-}
-
-// greedyWinRate plays n 2-player games of the greedy bot (the client's seat,
-// drawn per episode) against the random bot.
-func greedyWinRate(t *testing.T, n int) float64 {
-	e := makeEnv(t, env.Options{"mode": "vs_bots", "bots": "random"})
-	wins := 0
-	for seed := uint64(0); seed < uint64(n); seed++ {
-		e.Reset(seed)
-		me := newPlayer("greedy", seed)
-		for !e.Done() {
-			s := e.State()
-			require.NoError(t, e.Step(me.Act(&s)))
-		}
-		if s := e.State(); s.Winners() == 1<<e.ToPlay() {
-			wins++
-		}
-	}
-	return float64(wins) / float64(n)
+	envtest.BadOptions(t, ID, env.Options{"players": 5}, env.Options{"payment": "gold"}, env.Options{"payment": true})
 }
 
 func TestGreedyBeatsRandom(t *testing.T) {
-	rate := greedyWinRate(t, 1000)
-	t.Logf("greedy wins %.1f%% of 1000 seeded 2-player games against random", 100*rate)
-	assert.GreaterOrEqual(t, rate, 0.9)
+	wins, _ := envtest.GreedyWinRate(t, Game, 1000)
+	t.Logf("greedy wins %.1f%% of 1000 seeded 2-player games against random", float64(wins)/10)
+	assert.GreaterOrEqual(t, wins, 900)
 }

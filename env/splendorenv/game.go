@@ -3,12 +3,11 @@ package splendorenv
 import (
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/internal/rng"
 )
 
 // game is the engine's state as the env and the bots see it
-// (turnbased.Rules): the engine's own methods, and the env's observation,
-// view and greedy bot.
+// (turnbased.Rules): the engine's own methods, and the env's observation
+// (observe.go), view (view.go) and greedy bot (bots.go).
 type game struct{ splendor.State }
 
 func (g *game) state() *splendor.State { return &g.State }
@@ -18,10 +17,4 @@ func (g *game) state() *splendor.State { return &g.State }
 func (g *game) LegalSet() (legal bots.Actions) {
 	g.Legal((*splendor.ActionSet)(legal[:]))
 	return legal
-}
-
-func (g *game) Greedy(r *rng.Rand) int {
-	var legal splendor.ActionSet
-	g.Legal(&legal)
-	return greedyAction(g.state(), &legal, r)
 }
