@@ -3,6 +3,7 @@ package env
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 
@@ -153,30 +154,17 @@ func (o *OptionReader) Check() error {
 	return nil
 }
 
+// asInt is v as a whole number, when it is one: an integer of any Go type
+// (the wire's decoders pick the narrowest), or a float with no fraction.
 func asInt(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int:
-		return int64(n), true
-	case int8:
-		return int64(n), true
-	case int16:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case int64:
-		return n, true
-	case uint8:
-		return int64(n), true
-	case uint16:
-		return int64(n), true
-	case uint32:
-		return int64(n), true
-	case uint64:
-		return int64(n), n <= math.MaxInt64
-	case float32:
-		return asInt(float64(n))
-	case float64:
-		return int64(n), n == math.Trunc(n) && math.Abs(n) < 1<<53
+	switch n := reflect.ValueOf(v); n.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return n.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return int64(n.Uint()), n.Uint() <= math.MaxInt64
+	case reflect.Float32, reflect.Float64:
+		f := n.Float()
+		return int64(f), f == math.Trunc(f) && math.Abs(f) < 1<<53
 	}
 	return 0, false
 }

@@ -34,3 +34,14 @@ func SampleLegal(mask []uint8, r *rng.Rand) int32 {
 	}
 	panic("env: mask changed while sampling")
 }
+
+// FirstLegal is the lowest action whose mask byte is 1, or −1 when none is:
+// the simplest deterministic player, for tests and tools.
+func FirstLegal(mask []uint8) int32 {
+	for a, m := range mask {
+		if m == 1 {
+			return int32(a)
+		}
+	}
+	return -1
+}

@@ -190,7 +190,7 @@ func TestStepDoesNotAllocate(t *testing.T) {
 func TestEndedEnvsStillRefuseOutOfRangeActions(t *testing.T) {
 	v := makeReset(t, 1, env.Options{"max_rounds": 1}, 3)
 	for !v.Truncated[0] && !v.Terminated[0] {
-		require.NoError(t, v.Step([]int32{firstLegalAction(v.Mask)}))
+		require.NoError(t, v.Step([]int32{env.FirstLegal(v.Mask)}))
 	}
 	for _, a := range []int32{-1, int32(v.Spec.NumActions)} {
 		var ae *env.ActionError
@@ -199,15 +199,6 @@ func TestEndedEnvsStillRefuseOutOfRangeActions(t *testing.T) {
 	}
 	require.NoError(t, v.Step([]int32{0}), "an in-range action is ignored and the env restarts")
 	require.False(t, v.Truncated[0])
-}
-
-func firstLegalAction(mask []uint8) int32 {
-	for a, ok := range mask {
-		if ok == 1 {
-			return int32(a)
-		}
-	}
-	return -1
 }
 
 // obs_seats "all": row i holds every seat's view, seat 0 first; the seat to
@@ -236,7 +227,7 @@ func TestEverySeatsObservation(t *testing.T) {
 				}
 				actions := make([]int32, 3)
 				for i := range actions {
-					actions[i] = firstLegalAction(one.Mask[i*one.Spec.NumActions : (i+1)*one.Spec.NumActions])
+					actions[i] = env.FirstLegal(one.Mask[i*one.Spec.NumActions : (i+1)*one.Spec.NumActions])
 				}
 				require.NoError(t, all.Step(actions))
 				require.NoError(t, one.Step(actions))

@@ -194,36 +194,21 @@ func (r *strictReader) fail(key string, err error) {
 	}
 }
 
-func (r *strictReader) str(key string) string {
-	s, err := cast.ToStringE(r.v.Get(key))
+// read converts key's value with conv, noting the first failure.
+func read[T any](r *strictReader, key string, conv func(any) (T, error)) T {
+	v, err := conv(r.v.Get(key))
 	if err != nil {
 		r.fail(key, err)
 	}
-	return s
+	return v
 }
 
-func (r *strictReader) int(key string) int {
-	n, err := cast.ToIntE(r.v.Get(key))
-	if err != nil {
-		r.fail(key, err)
-	}
-	return n
-}
+func (r *strictReader) str(key string) string { return read(r, key, cast.ToStringE) }
+func (r *strictReader) int(key string) int    { return read(r, key, cast.ToIntE) }
+func (r *strictReader) bool(key string) bool  { return read(r, key, cast.ToBoolE) }
 
 func (r *strictReader) duration(key string) time.Duration {
-	d, err := time.ParseDuration(r.str(key))
-	if err != nil {
-		r.fail(key, err)
-	}
-	return d
-}
-
-func (r *strictReader) bool(key string) bool {
-	b, err := cast.ToBoolE(r.v.Get(key))
-	if err != nil {
-		r.fail(key, err)
-	}
-	return b
+	return read(r, key, func(v any) (time.Duration, error) { return time.ParseDuration(cast.ToString(v)) })
 }
 
 // list reads a YAML list, or a comma-separated string (from a flag or an

@@ -111,19 +111,16 @@ func (r *frameReader) byte() byte {
 }
 
 // mapLen reads a fixmap header.
-func (r *frameReader) mapLen() int {
-	code := r.byte()
-	if code < 0x80 || code > 0x8f {
-		r.fail()
-		return -1
-	}
-	return int(code & 0x0f)
-}
+func (r *frameReader) mapLen() int { return r.fixLen(0x80) }
 
 // arrayLen reads a fixarray header.
-func (r *frameReader) arrayLen() int {
+func (r *frameReader) arrayLen() int { return r.fixLen(0x90) }
+
+// fixLen reads the header of a fixmap or fixarray, whose codes run from
+// first to first+15 with the length in the low bits.
+func (r *frameReader) fixLen(first byte) int {
 	code := r.byte()
-	if code < 0x90 || code > 0x9f {
+	if code < first || code > first+0x0f {
 		r.fail()
 		return -1
 	}

@@ -54,22 +54,7 @@ type Seeds []Seed
 
 // DecodeMsgpack reads an array of seeds (nil stays a nil list).
 func (s *Seeds) DecodeMsgpack(d *msgpack.Decoder) error {
-	n, err := d.DecodeArrayLen()
-	if err != nil {
-		return err
-	}
-	if n < 0 {
-		*s = nil
-		return nil
-	}
-	list := make(Seeds, n)
-	for i := range list {
-		if err := list[i].DecodeMsgpack(d); err != nil {
-			return err
-		}
-	}
-	*s = list
-	return nil
+	return decodeList(d, (*[]Seed)(s), func(_ int, seed *Seed) error { return seed.DecodeMsgpack(d) })
 }
 
 // EnvIDs is a list of env indices; unlike a plain []int it refuses nil and
@@ -78,29 +63,37 @@ type EnvIDs []int
 
 // DecodeMsgpack reads an array of integers (nil stays a nil list).
 func (ids *EnvIDs) DecodeMsgpack(d *msgpack.Decoder) error {
-	n, err := d.DecodeArrayLen()
-	if err != nil {
-		return err
-	}
-	if n < 0 {
-		*ids = nil
-		return nil
-	}
-	list := make(EnvIDs, n)
-	for i := range list {
+	return decodeList(d, (*[]int)(ids), func(i int, id *int) error {
 		v, err := d.DecodeInterfaceLoose()
 		if err != nil {
 			return err
 		}
-		switch id := v.(type) {
+		switch n := v.(type) {
 		case int64:
-			list[i] = int(id)
+			*id = int(n)
 		case uint64: // past every env index; the env refuses it as out of range
-			list[i] = int(min(id, math.MaxInt32))
+			*id = int(min(n, math.MaxInt32))
 		default:
 			return fmt.Errorf("env_ids item %d is %T, not an integer", i, v)
 		}
+		return nil
+	})
+}
+
+// decodeList reads an array into *list, each item with item; a nil array
+// stays a nil list.
+func decodeList[T any](d *msgpack.Decoder, list *[]T, item func(i int, x *T) error) error {
+	n, err := d.DecodeArrayLen()
+	if err != nil || n < 0 {
+		*list = nil
+		return err
 	}
-	*ids = list
+	items := make([]T, n)
+	for i := range items {
+		if err := item(i, &items[i]); err != nil {
+			return err
+		}
+	}
+	*list = items
 	return nil
 }

@@ -29,7 +29,7 @@ func TestTerminalRewardsAndStatus(t *testing.T) {
 		var mask [duel.NumActions]uint8
 		for !e.Done() {
 			e.Mask(mask[:])
-			require.NoError(t, e.Step(envtest.FirstLegal(mask[:])))
+			require.NoError(t, e.Step(int(env.FirstLegal(mask[:]))))
 		}
 		term, trunc := e.Status()
 		r := make([]float32, 2)

@@ -31,16 +31,6 @@ func GreedyWinRate[S any, G turnbased.Rules[S]](t *testing.T, g *turnbased.Game[
 	return wins, truncated
 }
 
-// FirstLegal is the lowest action a mask allows, or −1.
-func FirstLegal(mask []uint8) int {
-	for a, m := range mask {
-		if m == 1 {
-			return a
-		}
-	}
-	return -1
-}
-
 // BadOptions checks that env id refuses every option every turn-based game
 // refuses, and the game's own bad ones.
 func BadOptions(t *testing.T, id string, own ...env.Options) {

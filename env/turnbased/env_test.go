@@ -22,20 +22,11 @@ func one(t *testing.T, id string, opts env.Options, seed uint64) *env.Vector {
 	return v
 }
 
-func firstLegal(mask []uint8) int32 {
-	for a, m := range mask {
-		if m == 1 {
-			return int32(a)
-		}
-	}
-	return -1
-}
-
 func TestTurnLimitTruncates(t *testing.T) {
 	for id := range games {
 		v := one(t, id, env.Options{"max_rounds": 2, "autoreset": "disabled"}, 1)
 		for !v.Truncated[0] && !v.Terminated[0] {
-			require.NoError(t, v.Step([]int32{firstLegal(v.Mask)}))
+			require.NoError(t, v.Step([]int32{env.FirstLegal(v.Mask)}))
 		}
 		assert.True(t, v.Truncated[0], id)
 		assert.Regexp(t, `(?i)\bturn"?[=:]4\b`, must(v.States(nil))[0], "%s: 2 rounds of 2 seats", id)
