@@ -16,17 +16,13 @@ type Components struct {
 	Spiral []int `json:"spiral"`
 }
 
-// CardFace is one jewel card.
+// CardFace is one jewel card. Its Bonus is the bonus colour, "joker"
+// (chosen when bought) or "none".
 type CardFace struct {
-	ID    int `json:"id"`
-	Level int `json:"level"` // 1–3
-	// Bonus is the bonus colour, "joker" (chosen when bought) or "none".
-	Bonus   string `json:"bonus"`
+	tv.CardFace[Cost]
 	Bonuses int    `json:"bonuses"` // how many bonuses of that colour: 0, 1 or 2
-	Points  int    `json:"points"`
 	Crowns  int    `json:"crowns"`
 	Ability string `json:"ability"` // none, again, token, privilege or steal
-	Cost    Cost   `json:"cost"`
 }
 
 // RoyalFace is one royal card.
@@ -44,9 +40,10 @@ func components() any {
 		if f.Joker {
 			bonus = "joker"
 		}
-		c.Cards = append(c.Cards, CardFace{ID: int(id), Level: int(f.Level) + 1, Bonus: bonus, Bonuses: int(f.Bonuses),
-			Points: int(f.Points), Crowns: int(f.Crowns), Ability: f.Ability.String(),
-			Cost: Cost{Gems: tv.GemsOf(f.Cost[:duel.NumColours]), Pearl: int(f.Cost[duel.Pearl])}})
+		cost := Cost{Gems: tv.GemsOf(f.Cost[:duel.NumColours]), Pearl: int(f.Cost[duel.Pearl])}
+		c.Cards = append(c.Cards, CardFace{CardFace: tv.CardFace[Cost]{ID: int(id), Level: int(f.Level) + 1,
+			Bonus: bonus, Points: int(f.Points), Cost: cost}, Bonuses: int(f.Bonuses), Crowns: int(f.Crowns),
+			Ability: f.Ability.String()})
 	}
 	for r := duel.Royal(0); r < duel.NumRoyals; r++ {
 		f := r.Info()

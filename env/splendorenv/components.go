@@ -8,17 +8,8 @@ import (
 // Components is what is printed on Splendor's cards and nobles, by id, read
 // from the engine's tables: what a viewer needs to draw a card from its id.
 type Components struct {
-	Cards  []CardFace  `json:"cards"`
-	Nobles []NobleFace `json:"nobles"`
-}
-
-// CardFace is one development card.
-type CardFace struct {
-	ID     int     `json:"id"`
-	Level  int     `json:"level"` // 1–3
-	Bonus  string  `json:"bonus"`
-	Points int     `json:"points"`
-	Cost   tv.Gems `json:"cost"`
+	Cards  []tv.CardFace[tv.Gems] `json:"cards"`
+	Nobles []NobleFace            `json:"nobles"`
 }
 
 // NobleFace is one noble tile.
@@ -32,7 +23,7 @@ func components() any {
 	var c Components
 	for id := splendor.Card(0); id < splendor.NumCards; id++ {
 		f := id.Info()
-		c.Cards = append(c.Cards, CardFace{ID: int(id), Level: int(f.Level) + 1, Bonus: f.Bonus.String(),
+		c.Cards = append(c.Cards, tv.CardFace[tv.Gems]{ID: int(id), Level: int(f.Level) + 1, Bonus: f.Bonus.String(),
 			Points: int(f.Points), Cost: tv.GemsOf(f.Cost[:])})
 	}
 	for n := splendor.Noble(0); n < splendor.NumNobleTiles; n++ {

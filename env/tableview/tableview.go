@@ -24,6 +24,16 @@ func GemsOf(g []uint8) Gems {
 // Counts lists the five colours in the engines' order.
 func (g Gems) Counts() [5]int { return [5]int{g.White, g.Blue, g.Green, g.Red, g.Black} }
 
+// CardFace is what a jewel card of either game prints, for viewers
+// (components); C is the cost's type.
+type CardFace[C any] struct {
+	ID     int    `json:"id"`
+	Level  int    `json:"level"` // 1–3
+	Bonus  string `json:"bonus"`
+	Points int    `json:"points"`
+	Cost   C      `json:"cost"`
+}
+
 // Reserved is a card in a seat's hand. A card reserved blind from a deck is
 // known to its owner only: the other seats' views give its level instead.
 type Reserved struct {
