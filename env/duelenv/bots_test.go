@@ -34,39 +34,6 @@ func newPlayer(kind string, seed uint64) *envtest.Bot[game, *game] {
 	return envtest.NewBot[game](kind, seed)
 }
 
-// paymentStats counts, over games of the "choose payment" variant between
-// two bots of one kind, the purchases, those that asked how to pay, the
-// pay decisions that spent gold, and the games with at least one choice.
-type paymentStats struct {
-	games, gamesAsked, buys, asked, goldPaid, truncated int
-}
-
-func measurePayments(t *testing.T, kind string, games int) paymentStats {
-	var st paymentStats
-	for seed := uint64(0); seed < uint64(games); seed++ {
-		s := game{duel.New(seed)}
-		s.ChoosePayment = true
-		players := [duel.NumPlayers]*envtest.Bot[game, *game]{newPlayer(kind, turnbased.BotSeed(seed, 0)), newPlayer(kind, turnbased.BotSeed(seed, 1))}
-		asked := false
-		for !s.Over() && s.Turn < 2*turnbased.DefaultMaxRounds*duel.NumPlayers {
-			a := players[s.Seat].Act(&s)
-			kind := duel.ActionAt(a).Kind
-			st.buys += b2i(kind == duel.BuyCard || kind == duel.BuyReserved)
-			st.goldPaid += b2i(kind == duel.PayGold)
-			buying := s.Phase == duel.PhaseMain
-			require.NoError(t, s.Apply(a))
-			if buying && s.Phase == duel.PhasePay {
-				st.asked++
-				asked = true
-			}
-		}
-		st.games++
-		st.gamesAsked += b2i(asked)
-		st.truncated += b2i(!s.Over())
-	}
-	return st
-}
-
 // TestPaymentChoiceFrequency measures how often the variant asks how to pay
 // (reported in docs/envs/splendor-duel.md).
 func TestPaymentChoiceFrequency(t *testing.T) {
@@ -75,11 +42,14 @@ func TestPaymentChoiceFrequency(t *testing.T) {
 		games = 100
 	}
 	for _, kind := range []string{"random", "greedy"} {
-		st := measurePayments(t, kind, games)
+		st := envtest.CountPaymentChoices(t, Game, duel.NumPlayers, kind, games, func(a int) bool {
+			k := duel.ActionAt(a).Kind
+			return k == duel.BuyCard || k == duel.BuyReserved
+		}, func(s *game) bool { return s.Phase == duel.PhasePay })
 		t.Logf("%s vs %s, %d games (%d cut at %d rounds): %d of %d purchases asked how to pay (%.1f%%), "+
-			"in %d games (%.1f%%); %d pay decisions spent gold", kind, kind, st.games, st.truncated,
-			2*turnbased.DefaultMaxRounds, st.asked, st.buys, 100*float64(st.asked)/float64(st.buys), st.gamesAsked,
-			100*float64(st.gamesAsked)/float64(st.games), st.goldPaid)
-		assert.Positive(t, st.asked, "%s players never met a choice of payment", kind)
+			"in %d games (%.1f%%)", kind, kind, st.Games, st.Truncated, 2*turnbased.DefaultMaxRounds, st.Choices,
+			st.Buys, 100*float64(st.Choices)/float64(st.Buys), st.GamesChoosing,
+			100*float64(st.GamesChoosing)/float64(st.Games))
+		assert.Positive(t, st.Choices, "%s players never met a choice of payment", kind)
 	}
 }

@@ -41,3 +41,46 @@ func BadOptions(t *testing.T, id string, own ...env.Options) {
 		assert.ErrorIs(t, err, env.ErrBadOption, "%v", opts)
 	}
 }
+
+// PaymentChoices is how often a game's payment choice (Game.Payment) arose
+// in games between bots of one kind.
+type PaymentChoices struct {
+	Games, GamesChoosing int // games, and those with at least one choice
+	Buys, Choices        int // purchases, and those that asked how to pay
+	Truncated            int // games cut at twice the default turn limit
+}
+
+// CountPaymentChoices plays games of g with the payment choice between bots
+// of kind; buy tells a purchase, and paying a game that asks how to pay.
+func CountPaymentChoices[S any, G turnbased.Rules[S]](t *testing.T, g *turnbased.Game[S, G], players int, kind string,
+	games int, buy func(action int) bool, paying func(s *S) bool) PaymentChoices {
+	var n PaymentChoices
+	for seed := uint64(0); seed < uint64(games); seed++ {
+		s := g.Deal(players, seed)
+		*g.Payment(&s) = true
+		seats := make([]*Bot[S, G], players)
+		for i := range seats {
+			seats[i] = NewBot[S, G](kind, turnbased.BotSeed(seed, i))
+		}
+		before := n.Choices
+		for !G(&s).Over() && G(&s).Turns() < uint32(2*turnbased.DefaultMaxRounds*players) {
+			a := seats[G(&s).ToPlay()].Act(&s)
+			require.NoError(t, G(&s).Apply(a))
+			if buy(a) {
+				n.Buys++
+				n.Choices += b2i(paying(&s))
+			}
+		}
+		n.Games++
+		n.GamesChoosing += b2i(n.Choices > before)
+		n.Truncated += b2i(!G(&s).Over())
+	}
+	return n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

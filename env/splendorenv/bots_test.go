@@ -64,39 +64,6 @@ func (t *botTable) step() (splendor.Kind, error) {
 	return splendor.ActionAt(a).Kind, t.s.Apply(a)
 }
 
-// choiceCount is how often the payment choice arose in games between bots.
-type choiceCount struct {
-	buys, choices        int // purchases, and those that asked how to pay
-	games, gamesChoosing int // games, and those with at least one choice
-}
-
-// countChoices plays games with the payment choice between bots of one kind
-// and counts the purchases that gave the buyer a choice.
-func countChoices(players int, kind string, games int) choiceCount {
-	var n choiceCount
-	for seed := uint64(0); seed < uint64(games); seed++ {
-		t := newTable(players, seed, kind, true)
-		before := n.choices
-		for !t.s.Over() {
-			kind, err := t.step()
-			if err != nil {
-				panic(err)
-			}
-			if kind == splendor.BuyCard || kind == splendor.BuyReserved {
-				n.buys++
-				if t.s.Phase == splendor.PhasePay {
-					n.choices++
-				}
-			}
-		}
-		n.games++
-		if n.choices > before {
-			n.gamesChoosing++
-		}
-	}
-	return n
-}
-
 // TestHowOftenThePaymentChoiceArises measures, for the record, the share of
 // purchases and of games in which the buyer had a real payment choice.
 func TestHowOftenThePaymentChoiceArises(t *testing.T) {
@@ -106,10 +73,14 @@ func TestHowOftenThePaymentChoiceArises(t *testing.T) {
 	}
 	for _, kind := range []string{"random", "greedy"} {
 		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
-			n := countChoices(players, kind, games)
-			t.Logf("%s, %d players: a choice in %.1f%% of %d purchases, in %.1f%% of %d games", kind, players,
-				100*float64(n.choices)/float64(n.buys), n.buys, 100*float64(n.gamesChoosing)/float64(n.games), n.games)
-			assert.Positive(t, n.choices)
+			n := envtest.CountPaymentChoices(t, Game, players, kind, games, func(a int) bool {
+				k := splendor.ActionAt(a).Kind
+				return k == splendor.BuyCard || k == splendor.BuyReserved
+			}, func(s *game) bool { return s.Phase == splendor.PhasePay })
+			t.Logf("%s, %d players: a choice in %.1f%% of %d purchases, in %.1f%% of %d games (%d cut short)", kind,
+				players, 100*float64(n.Choices)/float64(n.Buys), n.Buys, 100*float64(n.GamesChoosing)/float64(n.Games),
+				n.Games, n.Truncated)
+			assert.Positive(t, n.Choices)
 		}
 	}
 }
