@@ -6,15 +6,9 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/envtest"
-	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// Env is a splendor-duel-v1 env on its own.
-type Env = turnbased.Env[game, *game]
-
-func makeEnv(t *testing.T, opts env.Options) *Env { return envtest.NewEnv(t, Game, opts) }
 
 func TestGreedyBeatsRandom(t *testing.T) {
 	wins, truncated := envtest.GreedyWinRate(t, Game, 1000)
@@ -23,7 +17,7 @@ func TestGreedyBeatsRandom(t *testing.T) {
 }
 
 func TestTerminalRewardsAndStatus(t *testing.T) {
-	e := makeEnv(t, nil)
+	e := envtest.NewEnv(t, Game, nil)
 	for seed := uint64(0); seed < 50; seed++ {
 		e.Reset(seed)
 		var mask [duel.NumActions]uint8

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +26,7 @@ func observe(t *testing.T, notation string) []uint8 {
 func observeSeat(t *testing.T, notation string, seat int) []uint8 {
 	s, err := duel.Parse(notation)
 	require.NoError(t, err)
-	e := makeEnv(t, nil)
+	e := envtest.NewEnv(t, Game, nil)
 	e.Load(game{s})
 	obs := make([]uint8, ObsSize)
 	if seat < 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/envtest"
 	tv "github.com/splendor-rl/splendor/env/tableview"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,7 @@ import (
 func TestBoardAsASeatSeesIt(t *testing.T) {
 	s, err := duel.Parse(observed)
 	require.NoError(t, err)
-	e := makeEnv(t, env.Options{"mode": "vs_bots", "seat": 1})
+	e := envtest.NewEnv(t, Game, env.Options{"mode": "vs_bots", "seat": 1})
 	e.Reset(0) // seats the client at 1
 	e.Load(game{s})
 	view, board := e.View(1, true)
