@@ -98,8 +98,12 @@ func (e *Env[S, G]) Done() bool { return e.seats.Done(e.over) }
 
 // Status reports a blocked game as truncated (see Seating).
 func (e *Env[S, G]) Status() (terminated, truncated bool) {
-	return e.seats.Status(e.over, e.over && e.rules().Blocked())
+	return e.seats.Status(e.over, e.blocked())
 }
+
+// blocked reports a game over because nobody could ever act again, which
+// nobody wins: no result of play, so the env reports it as truncated.
+func (e *Env[S, G]) blocked() bool { return e.over && e.rules().Winners() == 0 }
 
 // ToPlay is the seat whose decision or observation is served.
 func (e *Env[S, G]) ToPlay() int {

@@ -19,10 +19,7 @@ import (
 // directly (G is a type parameter, not an interface value), so it stays
 // allocation-free.
 type Rules[S any] interface {
-	bots.Game[S]
-	// Blocked reports a game over because nobody can ever act again: no
-	// result of play, so the env reports it as truncated.
-	Blocked() bool
+	bots.Game[S] // a game over with no winner was blocked: nobody could ever act again
 	// Points is seat's prestige, for score_diff shaping.
 	Points(seat int) int
 	// Turns is the number of completed turns, for the turn limit.

@@ -15,8 +15,8 @@ func (e *Env[S, G]) score() {
 		}
 		e.potential = now
 	}
-	if g := e.rules(); e.over && !g.Blocked() {
-		TerminalRewards(g.Winners(), e.rewards[:n])
+	if w := e.rules().Winners(); e.over && w != 0 { // no winner: blocked
+		TerminalRewards(w, e.rewards[:n])
 	}
 }
 

@@ -48,19 +48,16 @@ func deal(players int, seed uint64) State {
 	return s
 }
 
-func (s *State) draw() uint8 {
-	if s.DeckSize == 0 {
-		return 0
+func (s *State) draw() (c uint8) {
+	if s.DeckSize > 0 { // a drawn card is nowhere in the deck: one notation per game
+		s.DeckSize--
+		c, s.Deck[s.DeckSize] = s.Deck[s.DeckSize], 0
 	}
-	s.DeckSize--
-	c := s.Deck[s.DeckSize]
-	s.Deck[s.DeckSize] = 0 // a drawn card is nowhere in the deck: one notation per game
 	return c
 }
 
 func (s *State) ToPlay() int         { return int(s.Seat) }
 func (s *State) Seats() int          { return int(s.Players) }
-func (s *State) Blocked() bool       { return false }
 func (s *State) Points(seat int) int { return int(s.Scores[seat]) }
 func (s *State) Turns() uint32       { return s.Turn }
 func (s *State) Over() bool          { return s.Hands == [3][hand]uint8{} }
@@ -75,11 +72,9 @@ func (s *State) Winners() (w uint8) {
 	return w
 }
 
-func (s *State) LegalSet() (legal bots.Actions) {
-	for k, c := range s.Hands[s.Seat] {
-		legal[0] |= uint64(min(c, 1)) << k
-	}
-	return legal
+func (s *State) LegalSet() bots.Actions {
+	h := s.Hands[s.Seat]
+	return bots.Actions{uint64(min(h[0], 1)) | uint64(min(h[1], 1))<<1}
 }
 
 func (s *State) Apply(a int) error {
@@ -92,8 +87,7 @@ func (s *State) Apply(a int) error {
 	}
 	s.Last, *c = *c, s.draw()
 	s.Turn++
-	for s.Seat = (s.Seat + 1) % s.Players; !s.Over() && s.Hands[s.Seat] == [hand]uint8{}; {
-		s.Seat = (s.Seat + 1) % s.Players
+	for s.Seat = (s.Seat + 1) % s.Players; !s.Over() && s.Hands[s.Seat] == [hand]uint8{}; s.Seat = (s.Seat + 1) % s.Players {
 	}
 	return nil
 }

@@ -35,15 +35,12 @@ func (s *State) adds() bool {
 	}
 	slices.Sort(cards)
 	cards = slices.Compact(cards)
-	left, points := 0, 0
-	for _, c := range cards {
-		left += int(c)
-	}
-	for _, p := range s.Scores {
-		points += int(p)
+	total := 0 // of the cards not yet played and the points scored with the others: 45, or less
+	for _, n := range append(cards, s.Scores[:]...) {
+		total += int(n)
 	}
 	return len(cards) == numCards-int(s.Turn)+1 && cards[0] == 0 && !slices.Contains(cards, s.Last) == (s.Turn > 0) &&
-		int(s.Seat) < int(s.Players) && (s.Over() || s.Hands[s.Seat] != [hand]uint8{}) && points <= 45-left
+		int(s.Seat) < int(s.Players) && (s.Over() || s.Hands[s.Seat] != [hand]uint8{}) && total <= 45
 }
 
 // view is the table as a seat sees it; the referee's has the notation and
@@ -61,8 +58,7 @@ type seatView struct {
 }
 
 func (s *State) View(viewer int, ep tv.Episode) (any, string) {
-	v := view{Episode: ep,
-		Piles: tv.PilesOf(1, func(int) []uint8 { return s.Deck[:s.DeckSize] }, viewer)}
+	v := view{Episode: ep, Piles: tv.PilesOf(1, func(int) []uint8 { return s.Deck[:s.DeckSize] }, viewer)}
 	var b tv.Board
 	fmt.Fprintf(&b, "Climb: seat %d to play, last card %d, %d in the deck\n", s.Seat, s.Last, s.DeckSize)
 	if viewer == tv.Referee {
