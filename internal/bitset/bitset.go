@@ -114,6 +114,17 @@ func (s *Of[T]) Has(x T) bool { return Has(s[:], int(x)) }
 // Len is the number of members.
 func (s *Of[T]) Len() int { return Len(s[:]) }
 
+// Small is a set of ids below 16 of type T, such as a game's noble tiles
+// or royal cards, bit x for id x. It is one plain word, so that the engines
+// may also combine sets with | and &.
+type Small[T ~uint8] uint16
+
+// Has reports whether x is in the set.
+func (s Small[T]) Has(x T) bool { return s&(1<<x) != 0 }
+
+// Len is the number of members.
+func (s Small[T]) Len() int { return bits.OnesCount16(uint16(s)) }
+
 // Nonzero is the set of the indices of counts that are not zero, bit i for
 // counts[i] (at most 32 counts): the kinds a seat holds, the decks with
 // cards left.

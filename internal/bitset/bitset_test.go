@@ -120,3 +120,14 @@ func TestWriteBytesMatchesHas(t *testing.T) {
 		}
 	}
 }
+
+// A small set holds ids up to 15, the top one included.
+func TestSmallSet(t *testing.T) {
+	type tile uint8
+	s := Small[tile](1<<0 | 1<<9 | 1<<15)
+	assert.Equal(t, 3, s.Len())
+	for x := tile(0); x < 16; x++ {
+		assert.Equal(t, x == 0 || x == 9 || x == 15, s.Has(x), "Has(%d)", x)
+	}
+	assert.Zero(t, Small[tile](0).Len())
+}
