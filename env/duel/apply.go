@@ -36,13 +36,7 @@ func (s *State) Apply(i int) error {
 	case BuyReserved:
 		s.buy(p, p.unreserve(a.Slot))
 	case Pass:
-		if p.Tokens.Total() > TokenLimit {
-			// Privileges used earlier in the turn took it over the limit; the
-			// returns fill the bag, so the turn no longer counts as a pass.
-			s.Phase = PhaseReturn
-			break
-		}
-		s.finishTurn(p, true)
+		s.endTurn(p, true)
 	default:
 		s.applyFollowUp(p, a)
 	}
@@ -86,9 +80,7 @@ func (s *State) applyFollowUp(p *Player, a Action) {
 	case ReturnToken:
 		p.Tokens[a.Gem]--
 		s.Bag[a.Gem]++
-		if p.Tokens.Total() <= TokenLimit {
-			s.finishTurn(p, false)
-		}
+		s.endTurn(p, false)
 	}
 }
 
@@ -146,7 +138,7 @@ func (s *State) takeLine(p *Player, i int) {
 	if (len(cells) == MaxLine && same) || pearls == 2 {
 		s.givePrivilege(1 - s.Seat)
 	}
-	s.endTurn(p)
+	s.endTurn(p, false)
 }
 
 func (s *State) takeCell(p *Player, c uint8) {
@@ -191,7 +183,7 @@ func (s *State) reserveSlot(p *Player, k int) {
 	}
 	p.Reserved[p.NumReserved] = c
 	p.NumReserved++
-	s.endTurn(p)
+	s.endTurn(p, false)
 }
 
 // unreserve removes reserve slot r, keeping the others in order, and
