@@ -26,6 +26,7 @@ func TestCheckRefusesImpossibleStates(t *testing.T) {
 		cell++
 	}
 	engine.CheckRefuses(t, base, map[string]func(s *duel.State) string{
+		"seat out of range": func(s *duel.State) string { s.Seat = duel.NumPlayers; return "seat 2" },
 		"token too many in a seat": func(s *duel.State) string {
 			s.Players[1].Tokens[duel.Pearl]++
 			return "tokens: 3 pearl, want 2"
