@@ -38,6 +38,20 @@ var position = rulestest.Position{
 // pos writes position with overrides given as "key=value".
 func pos(overrides ...string) string { return position.Text(overrides...) }
 
+// deals are n games under each payment rule, dealt from seeds 0 to n-1:
+// the standard rule's first.
+func deals(n int) []duel.State {
+	var games []duel.State
+	for _, choose := range []bool{false, true} {
+		for seed := range n {
+			s := duel.New(uint64(seed))
+			s.ChoosePayment = choose
+			games = append(games, s)
+		}
+	}
+	return games
+}
+
 // next is the override list of a turn handed to seat 1 after turn 0.
 var next = []string{"seat=1", "turn=1"}
 
