@@ -52,8 +52,11 @@ func deals(n int) []duel.State {
 	return games
 }
 
-// next is the override list of a turn handed to seat 1 after turn 0.
-var next = []string{"seat=1", "turn=1"}
+// handed writes position once turn 0 is over and handed to seat 1, with
+// overrides given as "key=value".
+func handed(overrides ...string) string {
+	return pos(with([]string{"seat=1", "turn=1"}, overrides...)...)
+}
 
 // with appends overrides to a shared list without aliasing it.
 var with = rulestest.With
