@@ -44,6 +44,7 @@ func TestRandomSimulation(t *testing.T) {
 	}
 }
 
+// b2i is 1 for true: the payment rule as an index of the counts above.
 func b2i(b bool) int {
 	if b {
 		return 1
