@@ -32,16 +32,16 @@ func TestTokenAbility(t *testing.T) {
 			[]string{"buy L1 slot1"},
 			pos(with(taken, "phase=token", "pending=2", "bag=0002200", "p0=0000000|0|2|-|-")...)},
 		{"the chosen cell", pos(l1("2"), "p0=0002200|0|-|-|-"), []string{"buy L1 slot1", "token d3"},
-			pos(with(next, with(refilled, "board=wbgrk/bgrkw/gro.b/rkwpg/okbpo", "bag=0002200",
-				"p0=1000000|0|2|-|-")...)...)},
+			handed(with(refilled, "board=wbgrk/bgrkw/gro.b/rkwpg/okbpo", "bag=0002200",
+				"p0=1000000|0|2|-|-")...)},
 		{"a single cell: taken without a decision", pos(l1("2"), oneWhite, "p0=0002200|0|-|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "board=.bgrk/bgrkb/grokb/rkbpg/okbpo", "bag=0002200",
-				"p0=1000000|0|2|-|-")...)...)},
+			handed(with(refilled, "board=.bgrk/bgrkb/grokb/rkbpg/okbpo", "bag=0002200",
+				"p0=1000000|0|2|-|-")...)},
 		{"no token of the colour: no effect", pos(l1("2"), "board=bbgrk/bgrkb/grokb/rkbpg/okbpo", "p0=0002200|0|-|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "board=bbgrk/bgrkb/grokb/rkbpg/okbpo", "bag=0002200",
-				"p0=0000000|0|2|-|-")...)...)},
+			handed(with(refilled, "board=bbgrk/bgrkb/grokb/rkbpg/okbpo", "bag=0002200",
+				"p0=0000000|0|2|-|-")...)},
 	})
 	s := engine.MustParse(t, pos(l1("2"), "p0=0002200|0|-|-|-"))
 	engine.Play(t, &s, "buy L1 slot1")
@@ -55,13 +55,13 @@ func TestPrivilegeAbility(t *testing.T) {
 	after := []string{"pyramid=0.5.10.15.20/35.34.38.42/60.61.62", "decks=6.7.8/-/63", "bag=4000201"}
 	runRuleCases(t, []ruleCase{
 		{"from the supply", pos(l2, "p0=4000201|0|-|-|-"), []string{"buy L2 slot1"},
-			pos(with(next, with(after, "p0=0000000|1|32|-|-")...)...)},
+			handed(with(after, "p0=0000000|1|32|-|-")...)},
 		{"from the opponent when the supply is empty", pos(l2, "p0=4000201|0|-|-|-", "p1=0000000|3|-|-|-"),
 			[]string{"buy L2 slot1"},
-			pos(with(next, with(after, "p0=0000000|1|32|-|-", "p1=0000000|2|-|-|-")...)...)},
+			handed(with(after, "p0=0000000|1|32|-|-", "p1=0000000|2|-|-|-")...)},
 		{"holding all three: nothing", pos(l2, "p0=4000201|3|-|-|-", "p1=0000000|0|-|-|-"),
 			[]string{"buy L2 slot1"},
-			pos(with(next, with(after, "p0=0000000|3|32|-|-", "p1=0000000|0|-|-|-")...)...)},
+			handed(with(after, "p0=0000000|3|32|-|-", "p1=0000000|0|-|-|-")...)},
 	})
 }
 
@@ -73,15 +73,15 @@ func TestStealAbility(t *testing.T) {
 			[]string{"buy L2 slot1"},
 			pos(with(stealing, "phase=steal", "p0=0000000|0|30|-|-", "p1=1000021|1|-|-|-")...)},
 		{"a pearl", pos("p0=0403000|0|-|-|-", "p1=1000021|1|-|-|-"), []string{"buy L2 slot1", "steal pearl"},
-			pos(with(next, with(after, "p0=0000010|0|30|-|-", "p1=1000011|1|-|-|-")...)...)},
+			handed(with(after, "p0=0000010|0|30|-|-", "p1=1000011|1|-|-|-")...)},
 		{"one kind: taken without a decision", pos("p0=0403000|0|-|-|-", "p1=0001001|1|-|-|-"),
 			[]string{"buy L2 slot1"},
-			pos(with(next, with(after, "p0=0001000|0|30|-|-", "p1=0000001|1|-|-|-")...)...)},
+			handed(with(after, "p0=0001000|0|30|-|-", "p1=0000001|1|-|-|-")...)},
 		{"only gold: nothing, gold is never stolen", pos("p0=0403000|0|-|-|-", "p1=0000003|1|-|-|-"),
 			[]string{"buy L2 slot1"},
-			pos(with(next, with(after, "p0=0000000|0|30|-|-", "p1=0000003|1|-|-|-")...)...)},
+			handed(with(after, "p0=0000000|0|30|-|-", "p1=0000003|1|-|-|-")...)},
 		{"no tokens: nothing", pos("p0=0403000|0|-|-|-"), []string{"buy L2 slot1"},
-			pos(with(next, with(after, "p0=0000000|0|30|-|-")...)...)},
+			handed(with(after, "p0=0000000|0|30|-|-")...)},
 	})
 	s := engine.MustParse(t, pos("p0=0403000|0|-|-|-", "p1=1000021|1|-|-|-"))
 	engine.Play(t, &s, "buy L2 slot1")
@@ -99,22 +99,22 @@ func TestRoyalCards(t *testing.T) {
 		{"the third crown: the seat chooses a royal", pos(thirdCrown...), []string{"buy L1 slot1"},
 			pos(with(taken, "bag=2000000", "phase=royal", "p0=0000000|0|3.13.23|-|-")...)},
 		{"a royal's points", pos(thirdCrown...), []string{"buy L1 slot1", "royal 3pt"},
-			pos(with(next, with(bought, "p0=0000000|0|3.13.23|-|3")...)...)},
+			handed(with(bought, "p0=0000000|0|3.13.23|-|3")...)},
 		{"a royal's privilege", pos(thirdCrown...), []string{"buy L1 slot1", "royal 2pt privilege"},
-			pos(with(next, with(bought, "p0=0000000|1|3.13.23|-|1")...)...)},
+			handed(with(bought, "p0=0000000|1|3.13.23|-|1")...)},
 		{"a royal's extra turn", pos(thirdCrown...), []string{"buy L1 slot1", "royal 2pt again"},
 			pos(with(bought, "turn=1", "p0=0000000|0|3.13.23|-|0")...)},
 		{"a royal's steal", pos(with(thirdCrown, "p1=1100000|1|-|-|-")...),
 			[]string{"buy L1 slot1", "royal 2pt steal", "steal blue"},
-			pos(with(next, with(bought, "p0=0100000|0|3.13.23|-|2", "p1=1000000|1|-|-|-")...)...)},
+			handed(with(bought, "p0=0100000|0|3.13.23|-|2", "p1=1000000|1|-|-|-")...)},
 		{"the fourth crown: nothing", pos(l1("23"), "p0=2000000|0|3.13.18|-|3"), []string{"buy L1 slot1"},
-			pos(with(next, with(bought, "p0=0000000|0|3.13.18.23|-|3")...)...)},
+			handed(with(bought, "p0=0000000|0|3.13.18.23|-|3")...)},
 		{"the sixth crown: a second royal", pos(l1("23"), "p0=0000000|0|3.13.18.25w.33|-|3"),
 			[]string{"buy L1 slot1", "royal 2pt privilege"},
-			pos(with(next, with(refilled, "p0=0000000|1|3.13.18.23.25w.33|-|1.3")...)...)},
+			handed(with(refilled, "p0=0000000|1|3.13.18.23.25w.33|-|1.3")...)},
 		{"a single royal left: taken without a decision", pos(with(thirdCrown, "p1=0000000|1|-|-|0.1.3")...),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(bought, "p0=0000000|0|3.13.23|-|2", "p1=0000000|1|-|-|0.1.3")...)...)},
+			handed(with(bought, "p0=0000000|0|3.13.23|-|2", "p1=0000000|1|-|-|0.1.3")...)},
 	})
 	s := engine.MustParse(t, pos(thirdCrown...))
 	engine.Play(t, &s, "buy L1 slot1")

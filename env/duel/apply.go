@@ -8,22 +8,14 @@ import (
 	"github.com/splendor-rl/splendor/internal/notation"
 )
 
-// ErrIllegal reports an action that is not legal in the current state; the
-// state is left untouched.
-var ErrIllegal = errors.New("duel: illegal action")
-
 // Apply plays action index i for the seat to act. An illegal or out-of-range
 // index returns an error wrapping ErrIllegal and changes nothing.
 func (s *State) Apply(i int) error {
-	if i < 0 || i >= NumActions {
-		return s.illegal(i)
-	}
 	if !s.isLegal(i) {
 		return s.illegal(i)
 	}
-	a := actionTable[i]
 	p := &s.Players[s.Seat]
-	switch a.Kind {
+	switch a := actionTable[i]; a.Kind {
 	case TakeLine:
 		s.takeLine(p, i)
 	case UsePrivilege:
@@ -44,13 +36,7 @@ func (s *State) Apply(i int) error {
 	case BuyReserved:
 		s.buy(p, p.unreserve(a.Slot))
 	case Pass:
-		if p.Tokens.Total() > TokenLimit {
-			// Privileges used earlier in the turn took it over the limit; the
-			// returns fill the bag, so the turn no longer counts as a pass.
-			s.Phase = PhaseReturn
-			break
-		}
-		s.finishTurn(p, true)
+		s.endTurn(p, true)
 	default:
 		s.applyFollowUp(p, a)
 	}
@@ -59,11 +45,14 @@ func (s *State) Apply(i int) error {
 
 // illegal is Apply's error for index i. It is a call of its own, kept out
 // of Apply, so that the hot path does not carry the error's arguments:
-// inlined, or with Apply's two checks in one condition, it cost Apply and
-// the random game 2–3 %.
+// inlined, it cost Apply and the random game 2–3 %.
 //
 //go:noinline
 func (s *State) illegal(i int) error { return notation.Illegal(ErrIllegal, labelTable[:], i, s.Phase) }
+
+// ErrIllegal reports an action that is not legal in the current state; the
+// state is left untouched.
+var ErrIllegal = errors.New("duel: illegal action")
 
 // applyFollowUp plays a decision of the phases after the main one.
 func (s *State) applyFollowUp(p *Player, a Action) {
@@ -91,16 +80,17 @@ func (s *State) applyFollowUp(p *Player, a Action) {
 	case ReturnToken:
 		p.Tokens[a.Gem]--
 		s.Bag[a.Gem]++
-		if p.Tokens.Total() <= TokenLimit {
-			s.finishTurn(p, false)
-		}
+		s.endTurn(p, false)
 	}
 }
 
-// isLegal checks one action; main-phase actions are checked on their own
+// isLegal checks one index; main-phase actions are checked on their own
 // without generating them all. The simulation tests hold it equal to Legal
 // for every index.
 func (s *State) isLegal(i int) bool {
+	if uint(i) >= NumActions {
+		return false
+	}
 	a := actionTable[i]
 	if s.Phase != PhaseMain || a.Kind == Pass {
 		var m ActionSet
@@ -148,7 +138,7 @@ func (s *State) takeLine(p *Player, i int) {
 	if (len(cells) == MaxLine && same) || pearls == 2 {
 		s.givePrivilege(1 - s.Seat)
 	}
-	s.endTurn(p)
+	s.endTurn(p, false)
 }
 
 func (s *State) takeCell(p *Player, c uint8) {
@@ -193,7 +183,7 @@ func (s *State) reserveSlot(p *Player, k int) {
 	}
 	p.Reserved[p.NumReserved] = c
 	p.NumReserved++
-	s.endTurn(p)
+	s.endTurn(p, false)
 }
 
 // unreserve removes reserve slot r, keeping the others in order, and

@@ -31,27 +31,27 @@ func TestBuying(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"with tokens, which go into the bag; the slot is refilled", pos("p0=0111100|0|-|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "bag=0111100", "p0=0000000|0|0|-|-")...)...)},
+			handed(with(refilled, "bag=0111100", "p0=0000000|0|0|-|-")...)},
 		{"gold pays for a missing gem and a missing pearl", pos(l1("29"), "p0=0003003|0|-|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "bag=0003002", "p0=0000001|0|29|-|-")...)...)},
+			handed(with(refilled, "bag=0003002", "p0=0000001|0|29|-|-")...)},
 		{"gem tokens are spent before gold", pos("p0=0111101|0|-|-|-"), []string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "bag=0111100", "p0=0000001|0|0|-|-")...)...)},
+			handed(with(refilled, "bag=0111100", "p0=0000001|0|0|-|-")...)},
 		{"bonuses lower gem costs, never the pearl",
 			pos("pyramid=0.5.10.15.20/33.34.38.42/60.61.62", "p0=0011110|0|11.16.21|-|-"),
 			[]string{"buy L2 slot1"},
-			pos(with(next, "pyramid=0.5.10.15.20/35.34.38.42/60.61.62", "decks=6.7.8/-/63", "bag=0011110",
-				"p0=0000000|0|11.16.21.33|-|-")...)},
+			handed("pyramid=0.5.10.15.20/35.34.38.42/60.61.62", "decks=6.7.8/-/63", "bag=0011110",
+				"p0=0000000|0|11.16.21.33|-|-")},
 		{"bonuses above the cost: free, no change", pos("p0=0000000|0|9.11.16.17.21.22|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "p0=0000000|0|0.9.11.16.17.21.22|-|-")...)...)},
+			handed(with(refilled, "p0=0000000|0|0.9.11.16.17.21.22|-|-")...)},
 		{"an empty deck leaves the slot empty", pos("decks=-/35/63", "p0=0111100|0|-|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, "pyramid=-.5.10.15.20/30.34.38.42/60.61.62", "decks=-/35/63", "bag=0111100",
-				"p0=0000000|0|0|-|-")...)},
+			handed("pyramid=-.5.10.15.20/30.34.38.42/60.61.62", "decks=-/35/63", "bag=0111100",
+				"p0=0000000|0|0|-|-")},
 		{"a reserved card; the others keep their order and hidden marks",
 			pos("p0=0023000|0|-|*23.4.*13|-"), []string{"buy reserved2"},
-			pos(with(next, "bag=0023000", "p0=0000000|0|4|*23.*13|-")...)},
+			handed("bag=0023000", "p0=0000000|0|4|*23.*13|-")},
 	})
 }
 
@@ -83,13 +83,13 @@ func TestJoker(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"one bonus colour: the joker takes it without a decision", pos(l1("25"), "p0=4000010|0|9|-|-"),
 			[]string{"buy L1 slot1"},
-			pos(with(next, with(refilled, "bag=4000010", "p0=0000000|0|9.25b|-|-")...)...)},
+			handed(with(refilled, "bag=4000010", "p0=0000000|0|9.25b|-|-")...)},
 		{"several colours: the seat chooses (the white bonus lowers the cost)", pos(l1("25"), "p0=4000010|0|4.9|-|-"),
 			[]string{"buy L1 slot1"},
 			pos(with(taken, "phase=joker", "pending=25", "bag=3000010", "p0=1000000|0|4.9.25|-|-")...)},
 		{"the chosen colour", pos(l1("25"), "p0=4000010|0|4.9|-|-"),
 			[]string{"buy L1 slot1", "joker white"},
-			pos(with(next, with(refilled, "bag=3000010", "p0=1000000|0|4.9.25w|-|-")...)...)},
+			handed(with(refilled, "bag=3000010", "p0=1000000|0|4.9.25w|-|-")...)},
 	})
 	s := engine.MustParse(t, pos(l1("26"), "p0=2020011|0|4.9|-|-"))
 	engine.Play(t, &s, "buy L1 slot1")

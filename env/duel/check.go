@@ -17,13 +17,20 @@ import (
 // the joker colours and the royals. It returns the first problem found, nil
 // if none.
 func (s *State) Check() error {
-	if s.Seat >= NumPlayers {
-		return fmt.Errorf("seat %d", s.Seat)
-	}
-	for _, check := range []func() error{s.checkTokens, s.checkCards, s.checkPrivilegesAndRoyals, s.checkScores, s.checkPayment, s.checkEnd} {
+	for _, check := range []func() error{
+		s.checkSeat, s.checkTokens, s.checkCards, s.checkPrivilegesAndRoyals, s.checkScores, s.checkPayment, s.checkEnd,
+	} {
 		if err := check(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkSeat comes first: the other checks index the seats by it.
+func (s *State) checkSeat() error {
+	if s.Seat >= NumPlayers {
+		return fmt.Errorf("seat %d", s.Seat)
 	}
 	return nil
 }

@@ -62,22 +62,13 @@ func legalGame(seed uint64) []byte {
 // FuzzParse holds Parse to never panicking, and to reading back exactly any
 // state it accepts.
 func FuzzParse(f *testing.F) {
-	f.Add(pos())
-	f.Add(duel.New(5).String())
-	f.Add(pos("phase=joker", "pending=25", "p0=0000000|0|4.9.25|-|-"))
-	f.Add(pos("p0=0000000|0|31.25w.54.64b|*1.2|1.3"))
-	f.Add(pos(choose, "phase=pay", "pending=29:000301", "p0=0003011|0|-|*23|-"))
-	f.Fuzz(engine.CheckParsed)
+	engine.Fuzz(f, engine.CheckParsed, pos(), duel.New(5).String(),
+		pos("phase=joker", "pending=25", "p0=0000000|0|4.9.25|-|-"),
+		pos("p0=0000000|0|31.25w.54.64b|*1.2|1.3"),
+		pos(choose, "phase=pay", "pending=29:000301", "p0=0003011|0|-|*23|-"))
 }
 
 // FuzzCheckedState mutates the notation of states reached in play: any text
 // that Parse and Check accept must be safe for every op (see
 // rulestest.CheckSafe).
-func FuzzCheckedState(f *testing.F) {
-	for _, choose := range []bool{false, true} {
-		for _, text := range engine.Seeds(deals(3, choose)) {
-			f.Add(text)
-		}
-	}
-	f.Fuzz(engine.CheckSafe)
-}
+func FuzzCheckedState(f *testing.F) { engine.Fuzz(f, engine.CheckSafe, engine.Seeds(deals(3))...) }

@@ -38,8 +38,25 @@ var position = rulestest.Position{
 // pos writes position with overrides given as "key=value".
 func pos(overrides ...string) string { return position.Text(overrides...) }
 
-// next is the override list of a turn handed to seat 1 after turn 0.
-var next = []string{"seat=1", "turn=1"}
+// deals are n games under each payment rule, dealt from seeds 0 to n-1:
+// the standard rule's first.
+func deals(n int) []duel.State {
+	var games []duel.State
+	for _, choose := range []bool{false, true} {
+		for seed := range n {
+			s := duel.New(uint64(seed))
+			s.ChoosePayment = choose
+			games = append(games, s)
+		}
+	}
+	return games
+}
+
+// handed writes position once turn 0 is over and handed to seat 1, with
+// overrides given as "key=value".
+func handed(overrides ...string) string {
+	return pos(with([]string{"seat=1", "turn=1"}, overrides...)...)
+}
 
 // with appends overrides to a shared list without aliasing it.
 var with = rulestest.With

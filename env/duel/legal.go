@@ -19,13 +19,7 @@ func (m *ActionSet) Len() int { return bitset.Len(m[:]) }
 func (m *ActionSet) Nth(k int) int { return bitset.Nth(m[:], k) }
 
 // addBits adds index i+j for every bit j of set (set below 2^32).
-func (m *ActionSet) addBits(i int, set uint64) {
-	w, off := i>>6, i&63
-	m[w] |= set << off
-	if off > 32 && w+1 < len(m) {
-		m[w+1] |= set >> (64 - off)
-	}
-}
+func (m *ActionSet) addBits(i int, set uint64) { bitset.AddBits(m[:], i, set) }
 
 // Legal writes the legal actions of the seat to act into m. It is empty
 // exactly when the game is over.

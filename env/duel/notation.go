@@ -32,6 +32,9 @@ import (
 // letter of its colour (25r) and a card reserved blind from a deck is marked
 // with '*'. Bonuses, points and crowns are not written: they follow.
 
+// ErrNotation reports text that is not a valid state.
+var ErrNotation = errors.New("duel: bad notation")
+
 // String writes s in the text notation; Parse reads it back exactly.
 func (s State) String() string {
 	var b strings.Builder
@@ -94,6 +97,3 @@ func cellLetter(g Gem) byte {
 	}
 	return '.'
 }
-
-// ErrNotation reports text that is not a valid state.
-var ErrNotation = errors.New("duel: bad notation")

@@ -15,18 +15,7 @@ import (
 // and derives bonuses, points and crowns; it does not check that the
 // position is reachable, nor that the tokens add up to the box.
 func Parse(text string) (State, error) {
-	p := parser{CardReader: notation.NewCardReader(text, levelStart[:], NoCard)}
-	return notation.Parsed(p.state(), &p.Reader, ErrNotation)
-}
-
-// parser reads the fields in order with the shared notation.CardReader and
-// remembers the royals already placed, to refuse a second copy.
-type parser struct {
-	notation.CardReader[Card]
-	royals RoyalSet
-}
-
-func (p *parser) state() State {
+	p := parser{notation.NewCardReader(text, levelStart[:], NoCard)}
 	s := State{ChoosePayment: p.Present(notation.ChoosePayment)}
 	s.Seat = uint8(p.Number("seat", 0, NumPlayers-1))
 	s.Phase = Phase(p.Choice("phase", phaseNames[:]))
@@ -53,8 +42,12 @@ func (p *parser) state() State {
 	if p.Err() == nil {
 		p.checkPhase(&s)
 	}
-	return s
+	return notation.Parsed(s, &p.Reader, ErrNotation)
 }
+
+// parser reads the fields in order: the shared notation.CardReader, with
+// this game's fields as its methods.
+type parser struct{ notation.CardReader[Card] }
 
 // pending reads the pending card; in phase pay it is not the seat's yet, so
 // it is claimed here, and what is still due follows it.
@@ -139,11 +132,8 @@ func (p *parser) player(s *State, pl *Player, v string) {
 		if id < 0 {
 			continue
 		}
+		p.Tile("royal", id)
 		r := Royal(id)
-		if p.royals.Has(r) {
-			p.Fail("royal %d appears twice", id)
-		}
-		p.royals |= 1 << r
 		pl.Royals |= 1 << r
 		pl.Points += royals[r].Points
 	}

@@ -35,11 +35,12 @@ func unpackCosts(w uint64) [NumCostKinds]uint8 {
 }
 
 // payGold pays one unit of kind k with gold, keeping a token of k. When no
-// choice is left (no gold, nothing due) the payment is settled at once.
+// choice is left (no gold, no kind gold may pay for) the payment is
+// settled at once.
 func (s *State) payGold(p *Player, k Gem) {
 	s.Due[k]--
 	s.spend(p, Gold, 1)
-	if p.Tokens[Gold] == 0 || s.Due == ([NumCostKinds]uint8{}) {
+	if p.Tokens[Gold] == 0 || s.payKinds() == 0 {
 		s.settle(p)
 	}
 }

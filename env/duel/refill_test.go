@@ -22,16 +22,16 @@ func TestRefillWaitsForTheEndOfTheTurn(t *testing.T) {
 			pos(with(reserving, "phase=return", "p0=3322001|0|-|5|-")...)},
 		{"and refilled once the turn is over", pos("p0=3322000|0|-|-|-"),
 			[]string{"gold c3", "reserve L1 slot2", "return white"},
-			pos(with(next, noCentreGold, "pyramid=0.8.10.15.20/30.34.38.42/60.61.62", "decks=6.7/35/63",
-				"bag=1000000", "p0=2322001|0|-|5|-")...)},
+			handed(noCentreGold, "pyramid=0.8.10.15.20/30.34.38.42/60.61.62", "decks=6.7/35/63",
+				"bag=1000000", "p0=2322001|0|-|5|-")},
 		{"an extra turn is a new turn: it sees, and may buy, the new card", pos(l1("1"), "p0=0250010|0|-|-|-"),
 			[]string{"buy L1 slot1", "buy L1 slot1"},
-			pos(with(next, "turn=2", "pyramid=7.5.10.15.20/30.34.38.42/60.61.62", "decks=6/35/63",
-				"bag=0250010", "p0=0000000|0|1.8|-|-")...)},
+			handed("turn=2", "pyramid=7.5.10.15.20/30.34.38.42/60.61.62", "decks=6/35/63",
+				"bag=0250010", "p0=0000000|0|1.8|-|-")},
 		{"an empty deck: the slot stays empty", pos(l1("2"), "decks=-/35/63", "p0=0002200|0|-|-|-"),
 			[]string{"buy L1 slot1", "token d3"},
-			pos(with(next, with(taken, "decks=-/35/63", "board=wbgrk/bgrkw/gro.b/rkwpg/okbpo", "bag=0002200",
-				"p0=1000000|0|2|-|-")...)...)},
+			handed(with(taken, "decks=-/35/63", "board=wbgrk/bgrkw/gro.b/rkwpg/okbpo", "bag=0002200",
+				"p0=1000000|0|2|-|-")...)},
 	})
 }
 

@@ -17,41 +17,39 @@ import (
 // and every victory condition, so that the invariants are checked
 // everywhere.
 func TestRandomSimulation(t *testing.T) {
-	games := rulestest.Games(150)
-	for _, choose := range []bool{false, true} {
-		phases := map[duel.Phase]int{}
-		victories := map[duel.Victory]int{}
-		engine.Simulate(t, deals(games, choose), func(t *testing.T, s *duel.State) {
-			engine.CheckInvariants(t, s)
-			checkDecision(t, s)
-			checkPayment(t, s)
-			phases[s.Phase]++
-			if s.Over() {
-				victories[s.Players[s.Seat].Victory()]++
-			}
-		})
+	// What the games reached, by payment rule (ChoosePayment).
+	phases := [2]map[duel.Phase]int{{}, {}}
+	victories := [2]map[duel.Victory]int{{}, {}}
+	engine.Simulate(t, deals(rulestest.Games(150)), func(t *testing.T, s *duel.State) {
+		checkDecision(t, s)
+		checkPayment(t, s)
+		rule := b2i(s.ChoosePayment)
+		phases[rule][s.Phase]++
+		if s.Over() {
+			victories[rule][s.Players[s.Seat].Victory()]++
+		}
+	})
+	for rule := range phases {
 		for p := duel.PhaseMain; p < duel.PhaseOver; p++ {
-			if p == duel.PhasePay && !choose {
-				assert.Zero(t, phases[p], "the standard game asked how to pay")
+			if p == duel.PhasePay && rule == 0 {
+				assert.Zero(t, phases[rule][p], "the standard game asked how to pay")
 				continue
 			}
-			assert.Positive(t, phases[p], "no game reached phase %s (choose payment %v)", p, choose)
+			assert.Positive(t, phases[rule][p], "no game reached phase %s (choose payment %d)", p, rule)
 		}
 		for _, v := range []duel.Victory{duel.VictoryPoints, duel.VictoryCrowns, duel.VictoryColour} {
-			assert.Positive(t, victories[v], "no game was won by %s alone", v)
+			assert.Positive(t, victories[rule][v], "no game was won by %s alone (choose payment %d)", v, rule)
 		}
-		t.Logf("choose payment %v: phases %v, victories %v", choose, phases, victories)
+		t.Logf("choose payment %d: phases %v, victories %v", rule, phases[rule], victories[rule])
 	}
 }
 
-// deals are the games dealt from seeds 0 to n-1.
-func deals(n int, choose bool) []duel.State {
-	games := make([]duel.State, n)
-	for seed := range games {
-		games[seed] = duel.New(uint64(seed))
-		games[seed].ChoosePayment = choose
+// b2i is 1 for true: the payment rule as an index of the counts above.
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return games
+	return 0
 }
 
 // checkDecision: a follow-up decision always offers a real choice.

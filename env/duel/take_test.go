@@ -17,44 +17,43 @@ import (
 //	4 r k w p g
 //	5 o k b p o
 
+// TestTakingLines: a line's tokens leave the board for the seat (tokens:
+// its counts after, white blue green red black pearl gold) and the turn
+// passes to seat 1.
 func TestTakingLines(t *testing.T) {
-	runRuleCases(t, []ruleCase{
-		{"one token", pos(), []string{"take a1"},
-			pos(with(next, "board=.bgrk/bgrkw/growb/rkwpg/okbpo", "p0=1000000|0|-|-|-")...)},
-		{"two along a row", pos(), []string{"take a1 b1"},
-			pos(with(next, "board=..grk/bgrkw/growb/rkwpg/okbpo", "p0=1100000|0|-|-|-")...)},
-		{"two along a column", pos(), []string{"take a1 a2"},
-			pos(with(next, "board=.bgrk/.grkw/growb/rkwpg/okbpo", "p0=1100000|0|-|-|-")...)},
-		{"two on a diagonal", pos(), []string{"take a1 b2"},
-			pos(with(next, "board=.bgrk/b.rkw/growb/rkwpg/okbpo", "p0=1010000|0|-|-|-")...)},
-		{"two on an anti-diagonal", pos(), []string{"take b1 a2"},
-			pos(with(next, "board=w.grk/.grkw/growb/rkwpg/okbpo", "p0=0200000|0|-|-|-")...)},
-		{"three along a row", pos(), []string{"take c2 d2 e2"},
-			pos(with(next, "board=wbgrk/bg.../growb/rkwpg/okbpo", "p0=1001100|0|-|-|-")...)},
-		{"three along a column", pos(), []string{"take e1 e2 e3"},
-			pos(with(next, "board=wbgr./bgrk./grow./rkwpg/okbpo", "p0=1100100|0|-|-|-")...)},
-		{"three on a diagonal", pos(), []string{"take b1 c2 d3"},
-			pos(with(next, "board=w.grk/bg.kw/gro.b/rkwpg/okbpo", "p0=1101000|0|-|-|-")...)},
-		{"three on an anti-diagonal, one pearl: no privilege", pos(), []string{"take e3 d4 c5"},
-			pos(with(next, "board=wbgrk/bgrkw/grow./rkw.g/ok.po", "p0=0200010|0|-|-|-")...)},
-	})
+	var cases []ruleCase
+	for _, c := range []struct{ name, take, board, tokens string }{
+		{"one token", "take a1", ".bgrk/bgrkw/growb/rkwpg/okbpo", "1000000"},
+		{"two along a row", "take a1 b1", "..grk/bgrkw/growb/rkwpg/okbpo", "1100000"},
+		{"two along a column", "take a1 a2", ".bgrk/.grkw/growb/rkwpg/okbpo", "1100000"},
+		{"two on a diagonal", "take a1 b2", ".bgrk/b.rkw/growb/rkwpg/okbpo", "1010000"},
+		{"two on an anti-diagonal", "take b1 a2", "w.grk/.grkw/growb/rkwpg/okbpo", "0200000"},
+		{"three along a row", "take c2 d2 e2", "wbgrk/bg.../growb/rkwpg/okbpo", "1001100"},
+		{"three along a column", "take e1 e2 e3", "wbgr./bgrk./grow./rkwpg/okbpo", "1100100"},
+		{"three on a diagonal", "take b1 c2 d3", "w.grk/bg.kw/gro.b/rkwpg/okbpo", "1101000"},
+		{"three on an anti-diagonal, one pearl: no privilege", "take e3 d4 c5", "wbgrk/bgrkw/grow./rkw.g/ok.po", "0200010"},
+	} {
+		after := handed("board="+c.board, "p0="+c.tokens+"|0|-|-|-")
+		cases = append(cases, ruleCase{c.name, pos(), []string{c.take}, after})
+	}
+	runRuleCases(t, cases)
 }
 
 func TestTakingGivesTheOpponentAPrivilege(t *testing.T) {
 	threeGreens := "board=wb.rk/b.rkw/.rowb/rkwpg/okbpo"
 	runRuleCases(t, []ruleCase{
 		{"three of one colour", pos(), []string{"take c1 b2 a3"},
-			pos(with(next, threeGreens, "p0=0030000|0|-|-|-", "p1=0000000|2|-|-|-")...)},
+			handed(threeGreens, "p0=0030000|0|-|-|-", "p1=0000000|2|-|-|-")},
 		{"both pearls", pos(), []string{"take d4 d5"},
-			pos(with(next, "board=wbgrk/bgrkw/growb/rkw.g/okb.o", "p0=0000020|0|-|-|-", "p1=0000000|2|-|-|-")...)},
+			handed("board=wbgrk/bgrkw/growb/rkw.g/okb.o", "p0=0000020|0|-|-|-", "p1=0000000|2|-|-|-")},
 		{"both pearls in a line of three", pos(), []string{"take d3 d4 d5"},
-			pos(with(next, "board=wbgrk/bgrkw/gro.b/rkw.g/okb.o", "p0=1000020|0|-|-|-", "p1=0000000|2|-|-|-")...)},
+			handed("board=wbgrk/bgrkw/gro.b/rkw.g/okb.o", "p0=1000020|0|-|-|-", "p1=0000000|2|-|-|-")},
 		{"supply empty: the privilege comes from the taker", pos("p0=0000000|2|-|-|-"), []string{"take c1 b2 a3"},
-			pos(with(next, threeGreens, "p0=0030000|1|-|-|-", "p1=0000000|2|-|-|-")...)},
+			handed(threeGreens, "p0=0030000|1|-|-|-", "p1=0000000|2|-|-|-")},
 		{"opponent already holds all three: nothing", pos("p1=0000000|3|-|-|-"), []string{"take c1 b2 a3"},
-			pos(with(next, threeGreens, "p0=0030000|0|-|-|-", "p1=0000000|3|-|-|-")...)},
+			handed(threeGreens, "p0=0030000|0|-|-|-", "p1=0000000|3|-|-|-")},
 		{"two of one colour: no privilege", pos("board=wwgrk/bgrkw/growb/rkwpg/okbpo"), []string{"take a1 b1"},
-			pos(with(next, "board=..grk/bgrkw/growb/rkwpg/okbpo", "p0=2000000|0|-|-|-")...)},
+			handed("board=..grk/bgrkw/growb/rkwpg/okbpo", "p0=2000000|0|-|-|-")},
 	})
 }
 

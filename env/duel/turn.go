@@ -99,7 +99,7 @@ func (s *State) stealKind(p *Player, g Gem) {
 func (s *State) royalCheck(p *Player) {
 	avail := s.availableRoyals()
 	if !p.royalOwed() || avail == 0 {
-		s.endTurn(p)
+		s.endTurn(p, false)
 		return
 	}
 	if r, only := bitset.Only(avail); only {
@@ -128,14 +128,17 @@ func (s *State) takeRoyal(p *Player, r Royal) {
 	s.ability(p, royals[r].Ability, NoCard)
 }
 
-// endTurn follows the mandatory action once its effects are resolved: the
-// seat returns tokens while over the limit, then the turn finishes.
-func (s *State) endTurn(p *Player) {
+// endTurn follows the turn's last action once its effects are resolved
+// (passed: the seat could only pass): the seat returns tokens while over
+// the limit, then the turn finishes. A pass can leave the seat over the
+// limit when privileges used earlier in the turn took it there; the returns
+// then fill the bag, so the turn no longer counts as a pass.
+func (s *State) endTurn(p *Player, passed bool) {
 	if p.Tokens.Total() > TokenLimit {
 		s.Phase = PhaseReturn
 		return
 	}
-	s.finishTurn(p, false)
+	s.finishTurn(p, passed)
 }
 
 // finishTurn checks victory, which ends the game at once with the seat to
@@ -144,12 +147,12 @@ func (s *State) endTurn(p *Player) {
 // after an again ability: an extra turn is a new turn, so it sees the
 // refilled pyramid.
 func (s *State) finishTurn(p *Player, passed bool) {
+	s.Turn++
 	if passed {
 		s.Passes++
 	} else {
 		s.Passes = 0
 	}
-	s.Turn++
 	s.Replenished = false
 	s.Pending = NoCard
 	s.Phase = PhaseMain

@@ -13,10 +13,10 @@ func TestReturningTokens(t *testing.T) {
 			pos("board=.bgrk/bgrkw/growb/rkwpg/okbpo", "phase=return", "p0=4322000|0|-|-|-")},
 		{"one per decision, into the bag, until exactly 10", pos("p0=3321001|0|-|-|-"),
 			[]string{"take c2 d2 e2", "return white", "return white", "return gold"},
-			pos(with(next, "board=wbgrk/bg.../growb/rkwpg/okbpo", "bag=2000001", "p0=2322100|0|-|-|-")...)},
+			handed("board=wbgrk/bg.../growb/rkwpg/okbpo", "bag=2000001", "p0=2322100|0|-|-|-")},
 		{"tokens from privileges count only at the end of the turn", pos("p0=3322000|1|-|-|-"),
 			[]string{"privilege a1", "take b1", "return red", "return red"},
-			pos(with(next, "board=..grk/bgrkw/growb/rkwpg/okbpo", "bag=0002000", "p0=4420000|0|-|-|-")...)},
+			handed("board=..grk/bgrkw/growb/rkwpg/okbpo", "bag=0002000", "p0=4420000|0|-|-|-")},
 	})
 	s := engine.MustParse(t, pos("p0=3322000|0|-|-|-"))
 	engine.Play(t, &s, "take a1")

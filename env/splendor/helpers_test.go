@@ -36,6 +36,22 @@ var position = rulestest.Position{
 // pos writes position with overrides given as "key=value".
 func pos(overrides ...string) string { return position.Text(overrides...) }
 
+// deals are n games of every player count under both payment rules, dealt
+// from seeds 0 to n-1: the 2-player games of the standard rule first.
+func deals(n int) []splendor.State {
+	var games []splendor.State
+	for _, choose := range []bool{false, true} {
+		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
+			for seed := range n {
+				s, _ := splendor.New(players, uint64(seed))
+				s.ChoosePayment = choose
+				games = append(games, s)
+			}
+		}
+	}
+	return games
+}
+
 // choosing is pos in a game with the payment choice.
 func choosing(overrides ...string) string {
 	return pos(append([]string{"payment=choose"}, overrides...)...)

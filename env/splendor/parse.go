@@ -12,18 +12,7 @@ import (
 // level's deck and market row) and derives bonuses and points; it does not
 // check that the position is reachable.
 func Parse(text string) (State, error) {
-	p := parser{CardReader: notation.NewCardReader(text, levelStart[:], NoCard)}
-	return notation.Parsed(p.state(), &p.Reader, ErrNotation)
-}
-
-// parser reads the fields in order with the shared notation.CardReader and
-// remembers the nobles already placed, to refuse a second copy.
-type parser struct {
-	notation.CardReader[Card]
-	nobles NobleSet
-}
-
-func (p *parser) state() State {
+	p := parser{notation.NewCardReader(text, levelStart[:], NoCard)}
 	var s State
 	s.ChoosePayment = p.Present(notation.ChoosePayment)
 	players := p.Number("players", MinPlayers, MaxPlayers)
@@ -48,8 +37,12 @@ func (p *parser) state() State {
 	if p.Err() == nil { // the seat is only known to be in range once all read well
 		p.checkPhase(&s)
 	}
-	return s
+	return notation.Parsed(s, &p.Reader, ErrNotation)
 }
+
+// parser reads the fields in order: the shared notation.CardReader, with
+// this game's fields as its methods.
+type parser struct{ notation.CardReader[Card] }
 
 // payment reads the value of the field buying= ("" when the text has
 // none), written in phase pay only: the card being paid for and what is
@@ -82,12 +75,8 @@ func (p *parser) checkPhase(s *State) {
 }
 
 func (p *parser) noble(id int) Noble {
-	n := Noble(id)
-	if p.nobles.Has(n) {
-		p.Fail("noble %d appears twice", id)
-	}
-	p.nobles |= 1 << n
-	return n
+	p.Tile("noble", id)
+	return Noble(id)
 }
 
 func (p *parser) nobleSlots(s *State, v string) {

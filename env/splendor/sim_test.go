@@ -12,25 +12,7 @@ import (
 // the automatic payment and with the payment choice, and checks the
 // engine's invariants after every decision.
 func TestRandomSimulation(t *testing.T) {
-	games := rulestest.Games(300)
-	for _, choose := range []bool{false, true} {
-		for players := splendor.MinPlayers; players <= splendor.MaxPlayers; players++ {
-			engine.Simulate(t, deals(players, games, choose), func(t *testing.T, s *splendor.State) {
-				engine.CheckInvariants(t, s)
-				checkPaymentRulesAgree(t, s)
-			})
-		}
-	}
-}
-
-// deals are the games of players seats dealt from seeds 0 to n-1.
-func deals(players, n int, choose bool) []splendor.State {
-	games := make([]splendor.State, n)
-	for seed := range games {
-		games[seed], _ = splendor.New(players, uint64(seed))
-		games[seed].ChoosePayment = choose
-	}
-	return games
+	engine.Simulate(t, deals(rulestest.Games(300)), checkPaymentRulesAgree)
 }
 
 // checkPaymentRulesAgree: the payment rule changes nothing about which

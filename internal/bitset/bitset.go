@@ -121,6 +121,27 @@ func (s *Of[T]) Has(x T) bool { return Has(s[:], int(x)) }
 // Len is the number of members.
 func (s *Of[T]) Len() int { return Len(s[:]) }
 
+// Small is a set of ids below 16 of type T, such as a game's noble tiles
+// or royal cards, bit x for id x. It is one plain word, so that the engines
+// may also combine sets with | and &.
+type Small[T ~uint8] uint16
+
+// Has reports whether x is in the set.
+func (s Small[T]) Has(x T) bool { return s&(1<<x) != 0 }
+
+// Len is the number of members.
+func (s Small[T]) Len() int { return bits.OnesCount16(uint16(s)) }
+
+// AddBits adds i+j for every member j of set, which is below 2^32: a
+// block of indices at once, such as the kinds a seat may return.
+func AddBits(words []uint64, i int, set uint64) {
+	w, off := i>>6, i&63
+	words[w] |= set << off
+	if off > 32 && w+1 < len(words) {
+		words[w+1] |= set >> (64 - off)
+	}
+}
+
 // Nonzero is the set of the indices of counts that are not zero, bit i for
 // counts[i] (at most 32 counts): the kinds a seat holds, the decks with
 // cards left.

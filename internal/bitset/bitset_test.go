@@ -120,3 +120,28 @@ func TestWriteBytesMatchesHas(t *testing.T) {
 		}
 	}
 }
+
+// A small set holds ids up to 15, the top one included.
+func TestSmallSet(t *testing.T) {
+	type tile uint8
+	s := Small[tile](1<<0 | 1<<9 | 1<<15)
+	assert.Equal(t, 3, s.Len())
+	for x := tile(0); x < 16; x++ {
+		assert.Equal(t, x == 0 || x == 9 || x == 15, s.Has(x), "Has(%d)", x)
+	}
+	assert.Zero(t, Small[tile](0).Len())
+}
+
+// AddBits places a block at any offset, across a word boundary too, and
+// drops what would fall past the last word.
+func TestAddBits(t *testing.T) {
+	for _, base := range []int{0, 5, 32, 33, 60, 64, 100, 127} {
+		var words [2]uint64
+		AddBits(words[:], base, 0b1011)
+		for i := 0; i < 128; i++ {
+			j := i - base
+			want := j == 0 || j == 1 || j == 3
+			assert.Equal(t, want, Has(words[:], i), "base %d: Has(%d)", base, i)
+		}
+	}
+}

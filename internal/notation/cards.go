@@ -8,13 +8,15 @@ import (
 
 // CardReader is the Reader a game's parser is built on: it also claims the
 // card ids it reads, refusing a second copy of a card and a card out of its
-// level's place. The cards of level l are the ids from start[l] up to
-// start[l+1]; none marks an empty slot.
+// level's place, and likewise the game's tiles (see Tile). The cards of
+// level l are the ids from start[l] up to start[l+1]; none marks an empty
+// slot.
 type CardReader[C ~uint8] struct {
 	Reader
 	start []C
 	none  C
 	seen  bitset.Of[C]
+	tiles uint64 // the tiles claimed, bit id for tile id
 }
 
 // NewCardReader reads text, with the cards of a box whose levels start at
@@ -38,6 +40,16 @@ func (r *CardReader[C]) Card(id, level int) C {
 	}
 	r.seen.Add(c)
 	return c
+}
+
+// Tile claims id, in [0,64), as one of the game's other unique components
+// (Splendor's nobles, Duel's royals), refusing a second copy; kind names
+// them in the error.
+func (r *CardReader[C]) Tile(kind string, id int) {
+	if r.tiles&(1<<id) != 0 {
+		r.Fail("%s %d appears twice", kind, id)
+	}
+	r.tiles |= 1 << id
 }
 
 // AnyCard claims id as a card of any level.

@@ -140,3 +140,15 @@ func TestCardReaderClaimsEachCardOnce(t *testing.T) {
 	_, err := Parsed(7, &r.Reader, errors.New("bad"))
 	assert.EqualError(t, err, "bad: card 1 is not a level 2 card")
 }
+
+// Tiles are claimed apart from cards: tile 2 and card 2 are different
+// components, but a second tile 2 is refused.
+func TestCardReaderClaimsEachTileOnce(t *testing.T) {
+	r := NewCardReader("", []uint8{0, 3}, 0xff)
+	r.AnyCard(2)
+	r.Tile("noble", 2)
+	r.Tile("noble", 63)
+	require.NoError(t, r.Err())
+	r.Tile("noble", 2)
+	assert.EqualError(t, r.Err(), "noble 2 appears twice")
+}

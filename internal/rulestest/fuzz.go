@@ -29,6 +29,15 @@ func (e *Engine[S, M, PS, PM]) CheckApply(t testing.TB, s *S, i int) {
 	}
 }
 
+// Fuzz runs a fuzz test of check (CheckParsed or CheckSafe) from the seed
+// texts.
+func (e *Engine[S, M, PS, PM]) Fuzz(f *testing.F, check func(t *testing.T, text string), seeds ...string) {
+	for _, text := range seeds {
+		f.Add(text)
+	}
+	f.Fuzz(check)
+}
+
 // CheckParsed holds Parse to its contract for any text: it never panics,
 // and a state it accepts reads back exactly, with a legal action unless the
 // game is over.

@@ -17,7 +17,10 @@ func Games(full int) int {
 
 // Simulate plays each dealt game to the end with uniformly random legal
 // decisions drawn from rng.New(seed+1000), seed being the game's index in
-// games, and calls check before every decision and on the final state.
+// games. Before every decision and on the final state it holds the
+// engine's invariants (CheckInvariants: so every state played passes
+// Check, as does its notation parsed back), then calls check, the game's
+// own.
 func (e *Engine[S, M, PS, PM]) Simulate(t *testing.T, games []S, check func(t *testing.T, s *S)) {
 	t.Helper()
 	for seed, s := range games {
@@ -26,11 +29,13 @@ func (e *Engine[S, M, PS, PM]) Simulate(t *testing.T, games []S, check func(t *t
 			if n >= maxPlaythrough {
 				t.Fatalf("game %d does not end", seed)
 			}
+			e.CheckInvariants(t, &s)
 			check(t, &s)
 			if err := PS(&s).Apply(e.Random(&s, &r)); err != nil {
 				t.Fatal(err)
 			}
 		}
+		e.CheckInvariants(t, &s)
 		check(t, &s)
 	}
 }
@@ -63,38 +68,6 @@ func (e *Engine[S, M, PS, PM]) CheckInvariants(t *testing.T, s *S) {
 	}
 	if PS(s).String() != text {
 		t.Fatalf("playing on clones changed the original %s", text)
-	}
-}
-
-// CheckAcceptsPlayedStates: every state of the games, played with random
-// decisions drawn from rng.New(seed+7), passes Check, as does its notation
-// parsed back.
-func (e *Engine[S, M, PS, PM]) CheckAcceptsPlayedStates(t *testing.T, games []S) {
-	for seed, s := range games {
-		r := rng.New(uint64(seed) + 7)
-		for n := 0; ; n++ {
-			if n >= maxPlaythrough {
-				t.Fatalf("game %d does not end", seed)
-			}
-			e.checkAccepted(t, s)
-			if PS(&s).Over() {
-				break
-			}
-			if err := PS(&s).Apply(e.Random(&s, &r)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
-
-func (e *Engine[S, M, PS, PM]) checkAccepted(t *testing.T, s S) {
-	t.Helper()
-	if err := PS(&s).Check(); err != nil {
-		t.Fatalf("Check in %s: %v", PS(&s), err)
-	}
-	parsed := e.MustParse(t, PS(&s).String())
-	if err := PS(&parsed).Check(); err != nil {
-		t.Fatalf("Check of the parsed %s: %v", PS(&s), err)
 	}
 }
 
