@@ -19,13 +19,8 @@ const MaxSeats = 4
 // Outcome is each seat's share of the win, in [0, 1], summing to 1.
 type Outcome [MaxSeats]float32
 
-// MaxActions bounds every game's action table (Splendor Duel's 281): the
-// legal actions travel as a fixed Actions set, so asking for them does not
-// allocate.
-const MaxActions = 320
-
 // Actions is a set of action indices: bit i of word i/64 for action i.
-type Actions [MaxActions / 64]uint64
+type Actions = bitset.Actions
 
 // Game is what the bots need of a game: S is a plain value (assigning it
 // copies the game, as the engines' States are) and *S has these methods,

@@ -47,6 +47,12 @@ func (s *State) Legal(m *ActionSet) {
 	}
 }
 
+// LegalSet is Legal in the set every engine hands the generic env and bots.
+func (s *State) LegalSet() (set bitset.Actions) {
+	s.Legal((*ActionSet)(set[:]))
+	return set
+}
+
 // legalMain lists the mandatory actions, then the optional ones still open;
 // with no mandatory action the seat may only replenish, and with nothing at
 // all it passes.

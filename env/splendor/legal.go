@@ -53,6 +53,12 @@ func (s *State) Legal(m *ActionSet) {
 	}
 }
 
+// LegalSet is Legal in the set every engine hands the generic env and bots.
+func (s *State) LegalSet() (set bitset.Actions) {
+	s.Legal((*ActionSet)(set[:]))
+	return set
+}
+
 // block is the set of the indices base+j for every member j of set, a
 // follow-up phase's actions.
 func block(base int, set uint64) ActionSet {

@@ -11,6 +11,14 @@ import (
 	"math/bits"
 )
 
+// MaxActions bounds every game's action table (Splendor Duel's 281).
+const MaxActions = 320
+
+// Actions is a set of action indices wide enough for every game's action
+// table: the form in which the engines hand their legal actions to the
+// generic env and bots.
+type Actions [MaxActions / 64]uint64
+
 // Add puts i in the set.
 func Add(words []uint64, i int) { words[i>>6] |= 1 << (i & 63) }
 
