@@ -66,6 +66,11 @@ var goldenFrames = map[string]any{
 	"bot_actions_request": &Request{ID: 10, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1}, Bot: "greedy",
 		Seed: seedPtr(3)},
 	"bot_actions_reply": &ActionsReply{ID: 10, Actions: Int32Tensor([]int32{5, -1}, 2)},
+	// An mcts bot's targets for 2 envs of 2 actions; env 1's episode is over.
+	"bot_actions_targets_request": &Request{ID: 13, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1},
+		Bot: "mcts:800", Seed: seedPtr(3), Targets: true},
+	"bot_actions_targets_reply": &ActionsReply{ID: 13, Actions: Int32Tensor([]int32{1, -1}, 2),
+		Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)), Value: ptr(Float32Tensor([]float32{0.5, 0}, 2))},
 
 	// The view op: seat 1's view of env 0, cut down to a few of its fields.
 	"view_request": &Request{ID: 11, Op: OpView, Handle: 1, EnvIDs: EnvIDs{0}, Seat: ptr(1)},

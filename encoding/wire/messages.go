@@ -36,6 +36,7 @@ type Request struct {
 	Src     EnvIDs         `msgpack:"src,omitempty"`      // fork
 	Dst     EnvIDs         `msgpack:"dst,omitempty"`      // fork
 	Bot     string         `msgpack:"bot,omitempty"`      // bot_actions
+	Targets bool           `msgpack:"targets,omitempty"`  // bot_actions: with the search's policy and value
 	// Seat is whose view a view shows; in reset and step, the seat the reply
 	// is for: rows where another seat is to play carry no observation.
 	Seat *int `msgpack:"seat,omitempty"` // view, reset, step
@@ -132,10 +133,13 @@ type StatesReply struct {
 }
 
 // ActionsReply answers bot_actions: one action per env asked for, in
-// order (−1 for an env whose episode is over).
+// order (−1 for an env whose episode is over), and with targets an mcts
+// bot's search targets.
 type ActionsReply struct {
-	ID      uint64 `msgpack:"id"`
-	Actions Tensor `msgpack:"actions"` // [K] int32
+	ID      uint64  `msgpack:"id"`
+	Actions Tensor  `msgpack:"actions"`          // [K] int32
+	Policy  *Tensor `msgpack:"policy,omitempty"` // [K, actions] float32: the root's visit distribution
+	Value   *Tensor `msgpack:"value,omitempty"`  // [K] float32: the position's value to the seat to play
 }
 
 // ViewsReply answers view: one view and one text board per env asked for,
@@ -171,7 +175,7 @@ var opFields = map[string][]string{
 	OpSetState:    {"handle", "env_ids", "states"},
 	OpDeterminize: {"handle", "env_ids", "seeds"},
 	OpFork:        {"handle", "src", "dst"},
-	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds"},
+	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds", "targets"},
 	OpView:        {"handle", "env_ids", "seat"},
 }
 
@@ -212,6 +216,7 @@ func (r *Request) setFields() []string {
 	add("src", r.Src != nil)
 	add("dst", r.Dst != nil)
 	add("bot", r.Bot != "")
+	add("targets", r.Targets)
 	add("seat", r.Seat != nil)
 	return set
 }

@@ -49,13 +49,23 @@ class SearchOps:
         return self._changed(self.connection.call("fork", handle=self.handle, src=_ids(src), dst=_ids(dst)))
 
     def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None,
-                    seeds: Sequence[int] | None = None) -> np.ndarray:
+                    seeds: Sequence[int] | None = None, targets: bool = False
+                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The action a built-in bot (`random`, `greedy`, `mcts`, `mcts:800`…: docs/bots.md) would choose now in
         each env (-1 where the episode is over); nothing moves. Env i draws from derive(seed, i), or, given
-        `seeds` (one per env listed), from its own seed: advice that does not depend on where an env sits."""
+        `seeds` (one per env listed), from its own seed: advice that does not depend on where an env sits.
+
+        With `targets=True` (an mcts bot only, else `BadOption`) returns `(actions, policy, value)`: the same
+        actions, each search's root visit distribution (float32 `[K, actions]`, zero where illegal, summing to 1)
+        and the position's value to its seat to play (float32 `[K]`, on the terminal rewards' scale: PROTOCOL.md
+        §3, search targets); zeros where the episode is over."""
         self._check_open()
         fields = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
+        if targets:
+            fields["targets"] = True
         reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, **fields)
+        if targets:
+            return to_numpy(reply["actions"]), to_numpy(reply["policy"]), to_numpy(reply["value"])
         return to_numpy(reply["actions"])
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:

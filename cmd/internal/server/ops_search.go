@@ -89,8 +89,24 @@ func botActions(b *batch, req *wire.Request) (any, error) {
 			seeds[k] = uint64(s)
 		}
 	}
+	if req.Targets {
+		return botTargets(b, req, seed, seeds)
+	}
 	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed, seeds)
 	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
+}
+
+// botTargets is bot_actions with targets: true. The policy rows (4 bytes an
+// action) are within the three replies' worth of its envs the connection
+// is counted for (a test checks it for every game).
+func botTargets(b *batch, req *wire.Request, seed uint64, seeds []uint64) (any, error) {
+	actions, t, err := b.v.BotTargets(req.EnvIDs, req.Bot, seed, seeds)
+	if err != nil {
+		return nil, err
+	}
+	k := len(actions)
+	policy, value := wire.Float32Tensor(t.Policy, k, b.v.Spec.NumActions), wire.Float32Tensor(t.Value, k)
+	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, k), Policy: &policy, Value: &value}, nil
 }
 
 // viewBytesPerEnv bounds one env's share of a view reply (a test plays
