@@ -140,8 +140,10 @@ type BotTargets struct {
 }
 
 // BotTargets is BotActions for an mcts bot, with its searches' targets, at
-// no extra search (a forced move is searched too, for its value). Another
-// bot is refused with ErrBadOption: it has no search to learn from.
+// no extra search (a forced move is searched too, for its value), or for a
+// guided bot ("gumbel:1000", "puct:1000": bots.ParseGuided), with its
+// improved policy and root value. Another bot is refused with
+// ErrBadOption: it has no search to learn from.
 func (v *Vector) BotTargets(ids []int, bot string, seed uint64, seeds []uint64) ([]int32, *BotTargets, error) {
 	return v.advise(ids, bot, seed, seeds, true)
 }
@@ -153,16 +155,23 @@ func (v *Vector) advise(ids []int, bot string, seed uint64, seeds []uint64, targ
 	if err != nil {
 		return nil, nil, err
 	}
-	spec, err := v.botSpec(bot, targets)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]int32, len(ids))
 	var t *BotTargets
 	na := v.Spec.NumActions
 	if targets {
 		t = &BotTargets{Policy: make([]float32, len(ids)*na), Value: make([]float32, len(ids))}
 	}
+	if set, ok, err := bots.ParseGuided(bot); ok {
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", ErrBadOption, err)
+		}
+		out, err := v.guidedAdvice(ids, set, seeds, t)
+		return out, t, err
+	}
+	spec, err := v.botSpec(bot, targets)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]int32, len(ids))
 	v.each = func(k int) {
 		i := ids[k]
 		out[k] = -1

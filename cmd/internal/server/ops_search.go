@@ -143,8 +143,14 @@ func maxViews(b *batch) int {
 // max_search_iterations over the envs asked, and watches the client while
 // it searches (readAhead); a bad bot name is left for the op to refuse.
 func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
-	spec, err := bots.Parse(req.Bot)
-	if err != nil || spec.Kind != bots.MCTS {
+	iterations := 0
+	if spec, err := bots.Parse(req.Bot); err == nil && spec.Kind == bots.MCTS {
+		iterations = spec.Search.Iterations
+	}
+	if set, ok, err := bots.ParseGuided(req.Bot); ok && err == nil {
+		iterations = set.Simulations // a simulation costs about an mcts iteration: one greedy playout
+	}
+	if iterations == 0 {
 		return nil
 	}
 	n := b.v.Len()
@@ -152,7 +158,7 @@ func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
 		n = len(req.EnvIDs)
 	}
 	what := fmt.Sprintf("bot_actions with %s over %d envs", req.Bot, n)
-	if werr := c.overBudget(int64(n)*int64(spec.Search.Iterations), what,
+	if werr := c.overBudget(int64(n)*int64(iterations), what,
 		"ask for fewer envs at a time or fewer iterations"); werr != nil {
 		return werr
 	}
