@@ -67,3 +67,26 @@ def test_bot_actions_with_targets(url, env_id):
     with pytest.raises(splendor_rl.BadOption):
         envs.bot_actions("greedy", targets=True)
     envs.close()
+
+
+@pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
+def test_guided_search(url, algorithm):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=4, seed=3, url=url)
+    _, infos = envs.reset()
+    seen = []
+
+    def uniform(obs, mask):
+        seen.append(len(mask))
+        return mask.astype(np.float32), np.zeros(len(mask), np.float32)
+
+    result = envs.search(uniform, simulations=8, seed=1, algorithm=algorithm)
+    again = envs.search(uniform, simulations=8, seed=1, algorithm=algorithm)
+    assert seen[0] == 4 and len(seen) == 18  # the roots, then one leaf per env per round trip
+    np.testing.assert_array_equal(result.policy, again.policy)
+    assert result.policy.shape == (4, envs.single_action_space.n) and result.value.shape == (4,)
+    np.testing.assert_allclose(result.policy.sum(axis=1), 1, atol=1e-5)
+    assert infos["action_mask"][np.arange(4), result.action].all()
+    assert infos["action_mask"][np.arange(4), envs.search(None, simulations=30).action].all()
+    with pytest.raises(splendor_rl.errors.BadEvaluation, match="leaf 0"):
+        envs.search(lambda obs, mask: (-mask.astype(np.float32), np.zeros(len(mask))), simulations=2)
+    envs.close()

@@ -20,17 +20,25 @@ var searchOps = map[string]func(*batch, *wire.Request) (any, error){
 	wire.OpFork:        fork,
 	wire.OpBotActions:  botActions,
 	wire.OpView:        view,
+	wire.OpSearch:      nil, // ops_guided.go: they check limits of the connection
+	wire.OpEvaluate:    nil,
 }
 
 func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 	op, known := searchOps[req.Op]
 	if !known {
 		return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close, "+
-			"get_state, set_state, determinize, fork, bot_actions, view)", quote.String(req.Op))
+			"get_state, set_state, determinize, fork, bot_actions, view, search, evaluate)", quote.String(req.Op))
 	}
 	b, werr := c.lookup(req.Handle)
 	if werr != nil {
 		return nil, werr
+	}
+	switch req.Op {
+	case wire.OpSearch:
+		return c.search(b, req)
+	case wire.OpEvaluate:
+		return c.evaluate(b, req)
 	}
 	if req.Op == wire.OpBotActions {
 		if werr := c.prepareSearch(b, req); werr != nil {
