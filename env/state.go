@@ -122,7 +122,87 @@ func (v *Vector) readsWritten(src, dst []int) bool {
 // episode is over gets −1. The envs think in parallel, one env per worker
 // at a time for a search.
 func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) ([]int32, error) {
+	actions, _, err := v.advise(ids, bot, seed, seeds, false)
+	return actions, err
+}
+
+// BotTargets are an mcts bot's search targets, row k for the k-th env
+// asked: what expert iteration trains a network on.
+type BotTargets struct {
+	// Policy is [K, NumActions]: the root's visit distribution, zero where
+	// an action is illegal, summing to 1; all zeros for an env whose
+	// episode is over.
+	Policy []float32
+	// Value is [K]: the mean outcome share of the seat to play over the
+	// search's playouts, on the scale of the terminal rewards
+	// (bots.ShareValue); 0 for an env whose episode is over.
+	Value []float32
+}
+
+// BotTargets is BotActions for an mcts bot, with its searches' targets, at
+// no extra search (a forced move is searched too, for its value), or for a
+// guided bot ("gumbel:1000", "puct:1000": bots.ParseGuided), with its
+// improved policy and root value. Another bot is refused with
+// ErrBadOption: it has no search to learn from.
+func (v *Vector) BotTargets(ids []int, bot string, seed uint64, seeds []uint64) ([]int32, *BotTargets, error) {
+	return v.advise(ids, bot, seed, seeds, true)
+}
+
+// advise is BotActions, with BotTargets when targets is set.
+func (v *Vector) advise(ids []int, bot string, seed uint64, seeds []uint64, targets bool) ([]int32, *BotTargets, error) {
 	ids = v.idsOrAll(ids)
+	seeds, err := v.botSeeds(ids, seed, seeds)
+	if err != nil {
+		return nil, nil, err
+	}
+	var t *BotTargets
+	na := v.Spec.NumActions
+	if targets {
+		t = &BotTargets{Policy: make([]float32, len(ids)*na), Value: make([]float32, len(ids))}
+	}
+	if set, ok, err := bots.ParseGuided(bot); ok {
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", ErrBadOption, err)
+		}
+		out, err := v.guidedAdvice(ids, set, seeds, t)
+		return out, t, err
+	}
+	spec, err := v.botSpec(bot, targets)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]int32, len(ids))
+	v.each = func(k int) {
+		i := ids[k]
+		out[k] = -1
+		if v.pending[i] || v.over[i] || v.stopped.Load() {
+			return
+		}
+		var policy []float32
+		if t != nil {
+			policy = t.Policy[k*na : (k+1)*na]
+		}
+		action, value := v.envs[i].(Advisor).BotAction(spec, seeds[k], policy)
+		out[k] = int32(action)
+		if t != nil {
+			t.Value[k] = value
+		}
+	}
+	if spec.Kind == bots.MCTS {
+		v.runSearches(len(ids))
+	} else {
+		v.pool.run(v, len(ids), stepChunk)
+	}
+	v.each = nil
+	if v.stopped.Load() {
+		return nil, nil, ErrStopped
+	}
+	return out, t, nil
+}
+
+// botSeeds checks ids and gives each its seed: seeds[k], or with seeds nil
+// rng.Derive(seed, i) for env i.
+func (v *Vector) botSeeds(ids []int, seed uint64, seeds []uint64) ([]uint64, error) {
 	if err := v.checkIDs(ids); err != nil {
 		return nil, err
 	}
@@ -135,31 +215,23 @@ func (v *Vector) BotActions(ids []int, bot string, seed uint64, seeds []uint64) 
 	if len(seeds) != len(ids) {
 		return nil, fmt.Errorf("%w: %d seeds for %d envs", ErrBadShape, len(seeds), len(ids))
 	}
+	return seeds, nil
+}
+
+// botSpec reads a bot's name, refusing a bot the envs do not have, and one
+// without a search when targets are asked for.
+func (v *Vector) botSpec(bot string, targets bool) (bots.Spec, error) {
 	spec, err := bots.Parse(bot)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadOption, err)
+		return spec, fmt.Errorf("%w: %v", ErrBadOption, err)
 	}
 	if _, ok := v.envs[0].(Advisor); !ok {
-		return nil, fmt.Errorf("%w: %s has no bots", ErrBadOption, v.Spec.ID)
+		return spec, fmt.Errorf("%w: %s has no bots", ErrBadOption, v.Spec.ID)
 	}
-	out := make([]int32, len(ids))
-	v.each = func(k int) {
-		i := ids[k]
-		out[k] = -1
-		if !v.pending[i] && !v.over[i] && !v.stopped.Load() {
-			out[k] = int32(v.envs[i].(Advisor).BotAction(spec, seeds[k]))
-		}
+	if targets && spec.Kind != bots.MCTS {
+		return spec, fmt.Errorf("%w: targets need an mcts bot (%s does not search)", ErrBadOption, spec.Kind)
 	}
-	if spec.Kind == bots.MCTS {
-		v.runSearches(len(ids))
-	} else {
-		v.pool.run(v, len(ids), stepChunk)
-	}
-	v.each = nil
-	if v.stopped.Load() {
-		return nil, ErrStopped
-	}
-	return out, nil
+	return spec, nil
 }
 
 // idsOrAll is ids, or every env in order when ids is nil (the wire's

@@ -30,12 +30,13 @@ const (
 	CodeUnknownHandle Code = "unknown_handle" // no env batch of this connection has that handle
 	CodeLimit         Code = "limit_exceeded" // too many envs (per connection or in total)
 	CodeBadState      Code = "bad_state"      // set_state: a state that is not a valid state of the batch's env
+	CodeBadEvaluation Code = "bad_evaluation" // evaluate: a leaf's priors or value are not numbers a search takes
 	CodeInternal      Code = "internal"       // a server bug; the request changed nothing it could undo
 )
 
 // Codes lists every code, for documentation tests and clients.
 var Codes = []Code{CodeBadRequest, CodeUnknownOp, CodeUnauthorized, CodeUnknownEnv, CodeBadOption,
-	CodeBadSeed, CodeBadShape, CodeIllegalAction, CodeUnknownHandle, CodeLimit, CodeBadState, CodeInternal}
+	CodeBadSeed, CodeBadShape, CodeIllegalAction, CodeUnknownHandle, CodeLimit, CodeBadState, CodeBadEvaluation, CodeInternal}
 
 // Error is a failed request's reply body.
 type Error struct {

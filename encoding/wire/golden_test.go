@@ -66,6 +66,22 @@ var goldenFrames = map[string]any{
 	"bot_actions_request": &Request{ID: 10, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1}, Bot: "greedy",
 		Seed: seedPtr(3)},
 	"bot_actions_reply": &ActionsReply{ID: 10, Actions: Int32Tensor([]int32{5, -1}, 2)},
+	// An mcts bot's targets for 2 envs of 2 actions; env 1's episode is over.
+	"bot_actions_targets_request": &Request{ID: 13, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1},
+		Bot: "mcts:800", Seed: seedPtr(3), Targets: true},
+	"bot_actions_targets_reply": &ActionsReply{ID: 13, Actions: Int32Tensor([]int32{1, -1}, 2),
+		Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)), Value: ptr(Float32Tensor([]float32{0.5, 0}, 2))},
+
+	// A guided search of 2 envs (2 actions, obs [3]): env 1 is over, so one leaf.
+	"search_request": &Request{ID: 14, Op: OpSearch, Handle: 1, Seed: seedPtr(5),
+		Settings: map[string]any{"algorithm": "gumbel", "simulations": 8}},
+	"search_reply": &SearchReply{ID: 14, LeafEnvs: Int32Tensor([]int32{0}, 1), Obs: Uint8Tensor([]uint8{1, 2, 3}, 1, 3),
+		Mask: Uint8Tensor([]uint8{1, 1}, 1, 2)},
+	"evaluate_request": &Request{ID: 15, Op: OpEvaluate, Handle: 1, Priors: ptr(Float32Tensor([]float32{0.25, 0.75}, 1, 2)),
+		Values: ptr(Float32Tensor([]float32{0.5}, 1))},
+	"search_done_reply": &SearchReply{ID: 15, Done: true, LeafEnvs: Int32Tensor(nil, 0), Obs: Uint8Tensor(nil, 0, 3),
+		Mask: Uint8Tensor(nil, 0, 2), Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)),
+		Value: ptr(Float32Tensor([]float32{0.5, 0}, 2)), Action: ptr(Int32Tensor([]int32{1, -1}, 2))},
 
 	// The view op: seat 1's view of env 0, cut down to a few of its fields.
 	"view_request": &Request{ID: 11, Op: OpView, Handle: 1, EnvIDs: EnvIDs{0}, Seat: ptr(1)},
@@ -115,6 +131,10 @@ func checkDecodes(t *testing.T, codec *Codec, frame []byte, msg any) {
 		if want.Options != nil { // msgpack gives the smallest integer type back
 			require.EqualValues(t, 2, got.Options["players"])
 			got.Options = want.Options
+		}
+		if want.Settings != nil {
+			require.EqualValues(t, 8, got.Settings["simulations"])
+			got.Settings = want.Settings
 		}
 		require.Equal(t, *want, got)
 		return

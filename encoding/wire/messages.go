@@ -17,6 +17,10 @@ const (
 	OpBotActions  = "bot_actions"
 	// OpView shows envs' tables to people (PROTOCOL.md §3, view).
 	OpView = "view"
+	// Guided search (PROTOCOL.md §3, search): the server's tree, the
+	// client's evaluations.
+	OpSearch   = "search"
+	OpEvaluate = "evaluate"
 )
 
 // Request is every request: id and op, and the fields its op reads.
@@ -36,6 +40,11 @@ type Request struct {
 	Src     EnvIDs         `msgpack:"src,omitempty"`      // fork
 	Dst     EnvIDs         `msgpack:"dst,omitempty"`      // fork
 	Bot     string         `msgpack:"bot,omitempty"`      // bot_actions
+	Targets bool           `msgpack:"targets,omitempty"`  // bot_actions: with the search's policy and value
+	// Settings are a search's (PROTOCOL.md §3, search).
+	Settings map[string]any `msgpack:"settings,omitempty"` // search
+	Priors   *Tensor        `msgpack:"priors,omitempty"`   // evaluate: [L, actions] float32
+	Values   *Tensor        `msgpack:"values,omitempty"`   // evaluate: [L] float32
 	// Seat is whose view a view shows; in reset and step, the seat the reply
 	// is for: rows where another seat is to play carry no observation.
 	Seat *int `msgpack:"seat,omitempty"` // view, reset, step
@@ -132,10 +141,27 @@ type StatesReply struct {
 }
 
 // ActionsReply answers bot_actions: one action per env asked for, in
-// order (−1 for an env whose episode is over).
+// order (−1 for an env whose episode is over), and with targets an mcts
+// bot's search targets.
 type ActionsReply struct {
-	ID      uint64 `msgpack:"id"`
-	Actions Tensor `msgpack:"actions"` // [K] int32
+	ID      uint64  `msgpack:"id"`
+	Actions Tensor  `msgpack:"actions"`          // [K] int32
+	Policy  *Tensor `msgpack:"policy,omitempty"` // [K, actions] float32: the root's visit distribution
+	Value   *Tensor `msgpack:"value,omitempty"`  // [K] float32: the position's value to the seat to play
+}
+
+// SearchReply answers search and evaluate: the leaves to evaluate next,
+// or once done (no leaf left) each env's result.
+type SearchReply struct {
+	ID       uint64 `msgpack:"id"`
+	Done     bool   `msgpack:"done"`
+	LeafEnvs Tensor `msgpack:"leaf_envs"` // [L] int32: the env of each leaf
+	Obs      Tensor `msgpack:"obs"`       // [L, obs] obs_dtype: the leaf's seat to play's observation
+	Mask     Tensor `msgpack:"mask"`      // [L, actions] uint8
+	// Done only, row k for the k-th env searched.
+	Policy *Tensor `msgpack:"policy,omitempty"` // [K, actions] float32: the improved policy
+	Value  *Tensor `msgpack:"value,omitempty"`  // [K] float32: the root's value for its seat to play
+	Action *Tensor `msgpack:"action,omitempty"` // [K] int32: the action chosen (−1: the episode is over)
 }
 
 // ViewsReply answers view: one view and one text board per env asked for,
@@ -171,8 +197,10 @@ var opFields = map[string][]string{
 	OpSetState:    {"handle", "env_ids", "states"},
 	OpDeterminize: {"handle", "env_ids", "seeds"},
 	OpFork:        {"handle", "src", "dst"},
-	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds"},
+	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds", "targets"},
 	OpView:        {"handle", "env_ids", "seat"},
+	OpSearch:      {"handle", "env_ids", "seed", "seeds", "settings"},
+	OpEvaluate:    {"handle", "priors", "values"},
 }
 
 // checkFields refuses a field the request's op does not read (reset with
@@ -212,6 +240,10 @@ func (r *Request) setFields() []string {
 	add("src", r.Src != nil)
 	add("dst", r.Dst != nil)
 	add("bot", r.Bot != "")
+	add("targets", r.Targets)
+	add("settings", r.Settings != nil)
+	add("priors", r.Priors != nil)
+	add("values", r.Values != nil)
 	add("seat", r.Seat != nil)
 	return set
 }

@@ -75,7 +75,7 @@ func hasHeading(doc, name string) bool {
 func TestProtocolDocNamesEveryField(t *testing.T) {
 	rows := tableRows(protocolDoc(t))
 	for _, msg := range []any{Request{}, HelloReply{}, Limits{}, MakeReply{}, Spec{}, BatchReply{}, CloseReply{},
-		ErrorReply{}, Error{}, Tensor{}, OptionSpec{}, StatesReply{}, ActionsReply{}, ViewsReply{}} {
+		ErrorReply{}, Error{}, Tensor{}, OptionSpec{}, StatesReply{}, ActionsReply{}, ViewsReply{}, SearchReply{}} {
 		typ := reflect.TypeOf(msg)
 		for i := 0; i < typ.NumField(); i++ {
 			name := msgpackName(typ.Field(i))

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -123,4 +124,22 @@ func intSize(dtype string) int {
 		return 8
 	}
 	return 0
+}
+
+// Floats decodes a float32 tensor of exactly shape into dst, whose length
+// is the shape's product: a guided search's evaluations.
+func (t *Tensor) Floats(dst []float32, shape ...int) *Error {
+	if t.Dtype != Float32 {
+		return Errorf(CodeBadShape, "want dtype float32, got %q", t.Dtype)
+	}
+	if !slices.Equal(t.Shape, shape) {
+		return Errorf(CodeBadShape, "want shape %v, got %v", shape, t.Shape)
+	}
+	if len(t.Data) != 4*len(dst) {
+		return Errorf(CodeBadShape, "%d bytes of data for %d float32 values", len(t.Data), len(dst))
+	}
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(t.Data[4*i:]))
+	}
+	return nil
 }

@@ -89,13 +89,30 @@ func (b *Bots[S, G]) ActUntil(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool) in
 	case Greedy:
 		return G(s).Greedy(r)
 	}
+	action, _ := b.search(bot.Search, r, s, stop, nil)
+	return action
+}
+
+// Targets is what an mcts bot with set would play in s (the action ActUntil
+// returns), with its search's targets for training: the root's visit
+// distribution over the actions legal in s, written into policy (one entry
+// per action index of the game; zero where illegal; summing to 1), and the
+// mean outcome share of the seat to play over the search's playouts, in
+// [0, 1]. A position with a single legal action is searched too, for its
+// share (Act skips that search).
+func (b *Bots[S, G]) Targets(set Settings, r *rng.Rand, s *S, stop *atomic.Bool, policy []float32) (action int, share float32) {
+	return b.search(set, r, s, stop, policy)
+}
+
+// search runs one search on a pooled tree, drawing its seed from r.
+func (b *Bots[S, G]) search(set Settings, r *rng.Rand, s *S, stop *atomic.Bool, policy []float32) (int, float32) {
 	t, _ := b.trees.Get().(*tree[S, G])
 	if t == nil {
 		t = new(tree[S, G])
 	}
-	action := t.search(bot.Search, s, r.Uint64(), stop)
+	action, share := t.search(set, s, r.Uint64(), stop, policy)
 	b.trees.Put(t)
-	return action
+	return action, share
 }
 
 // Shares is the Outcome of a game over whose winners are the bits of
@@ -113,6 +130,16 @@ func Shares(winners uint8, players int) Outcome {
 		}
 	}
 	return o
+}
+
+// ShareValue is an outcome share in [0, 1] on the scale of the envs'
+// terminal rewards (turnbased.TerminalRewards): (N·share − 1)/(N − 1) for N
+// players, +1 for a sole win, −1/(N−1) for a loss, 0 for an even split;
+// with two players, 2·share − 1. Zero-sum: when one seat's value is v, the
+// others' values average −v/(N−1).
+func ShareValue(share float32, players int) float32 {
+	n := float32(players)
+	return (n*share - 1) / (n - 1)
 }
 
 // AppendSet appends the members of a bit set (bit i of word i/64 for action

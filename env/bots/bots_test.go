@@ -1,6 +1,7 @@
 package bots_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/bots"
@@ -130,4 +131,37 @@ func TestParse(t *testing.T) {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)
 	}
+}
+
+func TestMCTSTargetsAreItsVisitsAndValue(t *testing.T) {
+	spec := mcts(t, "mcts:iterations=2000,rollout=random")
+	for _, stones := range []int{2, 5, 6, 7, 8} {
+		r1, r2, r3 := rng.New(uint64(stones)), rng.New(uint64(stones)), rng.New(uint64(stones))
+		g := nim{stones: stones}
+		policy, again := make([]float32, 3), make([]float32, 3)
+		action, share := nimBots.Targets(spec.Search, &r1, &g, nil, policy)
+		actionAgain, shareAgain := nimBots.Targets(spec.Search, &r2, &g, nil, again)
+		assert.Equal(t, nimBots.Act(spec, &r3, &g), action, "%d stones: targets changed the bot's move", stones)
+		assert.Equal(t, policy, again, "%d stones: same stream, other policy", stones)
+		assert.Equal(t, []any{action, share}, []any{actionAgain, shareAgain})
+		assert.InDelta(t, 1, policy[0]+policy[1]+policy[2], 1e-6, "%d stones: %v", stones, policy)
+		assert.Equal(t, slices.Max(policy), policy[action], "%d stones: %v, played %d", stones, policy, action)
+		if stones == 2 {
+			assert.Zero(t, policy[2], "taking 3 of 2 stones is illegal")
+		}
+		if stones%4 == 0 {
+			assert.Less(t, share, float32(0.5), "%d stones is lost", stones)
+		} else {
+			assert.Greater(t, share, float32(0.6), "%d stones is won", stones)
+		}
+	}
+}
+
+func TestMCTSTargetsSearchAForcedMove(t *testing.T) {
+	r := rng.New(1)
+	policy := []float32{0.5, 0.5, 0.5}
+	action, share := nimBots.Targets(mcts(t, "mcts:50").Search, &r, &nim{stones: 1}, nil, policy)
+	assert.Equal(t, 0, action)
+	assert.Equal(t, []float32{1, 0, 0}, policy)
+	assert.Equal(t, float32(1), share, "taking the last stone wins")
 }

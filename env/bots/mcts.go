@@ -56,12 +56,13 @@ type tree[S any, G Game[S]] struct {
 }
 
 // search returns the most visited of the root's actions after set's
-// iterations (fewer once stop is set), drawing from seed; s is not changed.
-func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool) int {
+// iterations (fewer once stop is set), drawing from seed, and, with policy
+// not nil, writes the root's targets (Bots.Targets); s is not changed.
+func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool, policy []float32) (int, float32) {
 	t.root, t.r = *s, rng.New(seed)
 	t.findLegal(&t.root)
-	if len(t.legal) == 1 {
-		return t.legal[0]
+	if len(t.legal) == 1 && policy == nil {
+		return t.legal[0], 0
 	}
 	seat := G(&t.root).ToPlay()
 	t.nodes = append(slices.Grow(t.nodes[:0], set.Iterations+1), node{})
@@ -76,7 +77,32 @@ func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool) 
 	searched.iterations.Add(int64(done))
 	searched.nanos.Add(int64(time.Since(start)))
 	t.findLegal(&t.root)
-	return t.best()
+	if policy == nil {
+		return t.best(), 0
+	}
+	return t.best(), t.targets(policy)
+}
+
+// targets writes the visit distribution of the root's children legal in
+// the position into policy and returns their mean outcome share: the value
+// of the position to the seat to play (each child holds that seat's
+// results). Every iteration visits one such child, so the visits are the
+// iterations run.
+func (t *tree[S, G]) targets(policy []float32) float32 {
+	clear(policy)
+	var visits, value float64
+	for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
+		if n := &t.nodes[i]; bitset.Has(t.legalBits[:], int(n.action)) {
+			visits += float64(n.visits)
+			value += float64(n.value)
+		}
+	}
+	for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
+		if n := &t.nodes[i]; bitset.Has(t.legalBits[:], int(n.action)) {
+			policy[n.action] = float32(float64(n.visits) / visits)
+		}
+	}
+	return float32(value / visits)
 }
 
 // stopped checks stop every 32 iterations: a closed batch's search ends

@@ -48,6 +48,7 @@ func Run(t *testing.T, c Case) {
 		{"IllegalActionsChangeNothing", illegalActionsChangeNothing}, {"StateRoundTrip", stateRoundTrip},
 		{"ForkCopiesEnvs", forkCopiesEnvs}, {"BadStatesChangeNothing", badStatesChangeNothing},
 		{"DeterminizeKeepsTheView", determinizeKeepsTheView}, {"BotActionsAreLegalAndSeeded", botActionsAreLegalAndSeeded},
+		{"BotTargetsAreTheSearchsVisits", botTargetsAreTheSearchsVisits},
 	} {
 		t.Run(check.name, func(t *testing.T) { check.run(t, c) })
 	}

@@ -162,10 +162,15 @@ func (e *Env[S, G]) Clone() env.Env {
 // CopyFrom takes src's whole state; src is an env of the same batch.
 func (e *Env[S, G]) CopyFrom(src env.Env) { *e = *src.(*Env[S, G]) }
 
-// BotAction is the action bot would choose now, drawing from seed.
-func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64) int {
+// BotAction is the action bot would choose now, drawing from seed, with an
+// mcts bot's search targets when policy is not nil (env.Advisor).
+func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64, policy []float32) (action int, value float32) {
 	r := rng.New(seed)
-	return e.game.bots.ActUntil(bot, &r, &e.s, e.stop)
+	if policy == nil {
+		return e.game.bots.ActUntil(bot, &r, &e.s, e.stop), 0
+	}
+	action, share := e.game.bots.Targets(bot.Search, &r, &e.s, e.stop, policy)
+	return action, bots.ShareValue(share, e.c.players)
 }
 
 // SearchIterations adds up one decision of every seat's mcts bot in

@@ -64,7 +64,8 @@ type Game[S any, G Rules[S]] struct {
 	// Components describes the printed components for viewers (optional).
 	Components func() any
 
-	bots bots.Bots[S, G] // the built-in bots, their search trees shared by every env
+	bots   bots.Bots[S, G]   // the built-in bots, their search trees shared by every env
+	guides bots.Guides[S, G] // guided searches (guided.go), their trees shared likewise
 }
 
 // Register makes g an env (env.Register) and returns it.

@@ -36,7 +36,7 @@ from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
 
-BUILT_IN_BOTS = ("random", "greedy", "mcts")
+BUILT_IN_BOTS = ("random", "greedy", "mcts", "gumbel", "puct")  # gumbel, puct: guided searches on playouts
 FORMATS = ("round-robin", "gauntlet")
 
 

@@ -67,6 +67,11 @@ class BadState(SplendorError, ValueError, code="bad_state"):
     """`set_state` was given a state that is not valid for the batch's env and options."""
 
 
+class BadEvaluation(SplendorError, ValueError, code="bad_evaluation"):
+    """A guided search's evaluator returned priors or values it cannot take (NaN, negative, no mass on a legal
+    action, a value outside [-1, 1]); the message names the leaf. Nothing changed."""
+
+
 class UnknownHandle(SplendorError, code="unknown_handle"):
     """No batch of this connection has that handle (never made, closed, or another connection's)."""
 

@@ -4,11 +4,12 @@ information (deck order, others' blind reserves): it is for search and tools, ne
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .codec import to_numpy
+from .codec import from_numpy, to_numpy
 from .seeds import seed_list
 
 
@@ -19,6 +20,19 @@ VIEWS_PER_REQUEST = 16
 
 def _ids(env_ids: Sequence[int] | np.ndarray | None) -> list[int] | None:
     return None if env_ids is None else [int(i) for i in env_ids]
+
+
+@dataclass
+class SearchResult:
+    """A guided search's result, row k for the k-th env searched: the improved policy (the visit distribution
+    for PUCT, softmax(logits + σ(completed Q)) for Gumbel), the root's value for its seat to play (in [-1, 1],
+    the terminal rewards' scale) and the action chosen (-1 where the episode is over)."""
+    policy: np.ndarray  # float32 [K, actions]
+    value: np.ndarray  # float32 [K]
+    action: np.ndarray  # int32 [K]
+
+
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]
 
 
 class SearchOps:
@@ -49,14 +63,47 @@ class SearchOps:
         return self._changed(self.connection.call("fork", handle=self.handle, src=_ids(src), dst=_ids(dst)))
 
     def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None,
-                    seeds: Sequence[int] | None = None) -> np.ndarray:
+                    seeds: Sequence[int] | None = None, targets: bool = False
+                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The action a built-in bot (`random`, `greedy`, `mcts`, `mcts:800`…: docs/bots.md) would choose now in
         each env (-1 where the episode is over); nothing moves. Env i draws from derive(seed, i), or, given
-        `seeds` (one per env listed), from its own seed: advice that does not depend on where an env sits."""
+        `seeds` (one per env listed), from its own seed: advice that does not depend on where an env sits.
+
+        With `targets=True` (an mcts bot only, else `BadOption`) returns `(actions, policy, value)`: the same
+        actions, each search's root visit distribution (float32 `[K, actions]`, zero where illegal, summing to 1)
+        and the position's value to its seat to play (float32 `[K]`, on the terminal rewards' scale: PROTOCOL.md
+        §3, search targets); zeros where the episode is over."""
         self._check_open()
         fields = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
+        if targets:
+            fields["targets"] = True
         reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, **fields)
+        if targets:
+            return to_numpy(reply["actions"]), to_numpy(reply["policy"]), to_numpy(reply["value"])
         return to_numpy(reply["actions"])
+
+    def search(self, evaluate: Evaluator | None, simulations: int = 64, seed: int = 0, algorithm: str = "gumbel",
+               env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None,
+               **settings: Any) -> SearchResult:
+        """Guided search of each env's position for its seat to play (PROTOCOL.md §3, search): the tree lives in
+        the server, which redeals what that seat cannot see at every simulation; `evaluate(obs, mask)` (obs
+        `[L, obs]` as the env serves it, each leaf's seat to play's own view; mask `[L, actions]` bool) returns
+        `(priors [L, actions], values [L])` for the leaves of one round trip (one per searching env, or
+        `leaves_per_env`): any function, a torch module wrapped in one. `evaluate=None` lets the server evaluate
+        with uniform priors and greedy playouts, with no round trip. `algorithm` is "gumbel" or "puct"; the other
+        settings are mctx's names (`leaves_per_env`, `pb_c_init`, `pb_c_base`, `dirichlet_alpha`,
+        `dirichlet_fraction`, `max_num_considered_actions`, `gumbel_scale`, `maxvisit_init`, `value_scale`)."""
+        self._check_open()
+        fields: dict[str, Any] = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
+        settings = {"algorithm": algorithm, "simulations": int(simulations), "playouts": evaluate is None, **settings}
+        reply = self.connection.call("search", handle=self.handle, env_ids=_ids(env_ids), settings=settings,
+                                     **fields)
+        while not reply["done"]:
+            priors, values = evaluate(to_numpy(reply["obs"]), to_numpy(reply["mask"]).astype(bool))
+            reply = self.connection.call("evaluate", handle=self.handle,
+                                         priors=from_numpy(np.asarray(priors, np.float32), "float32"),
+                                         values=from_numpy(np.asarray(values, np.float32), "float32"))
+        return SearchResult(to_numpy(reply["policy"]), to_numpy(reply["value"]), to_numpy(reply["action"]))
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         """Each env's table for people (PROTOCOL.md §3, view): `(views, boards)`, a view being a dict in the state

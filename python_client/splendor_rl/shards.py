@@ -160,13 +160,22 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
         return self._joined_batch()
 
     def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None,
-                    seeds: Sequence[int] | None = None) -> np.ndarray:
+                    seeds: Sequence[int] | None = None, targets: bool = False
+                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As on one server: env i draws from the server's derive(seed, i), i its index in the whole batch."""
         ids = list(range(self.num_envs)) if env_ids is None else [int(i) for i in env_ids]
         seeds = [server_derive(seed, i) for i in ids] if seeds is None else [int(s) for s in seeds]
-        actions = self._gather(ids, lambda shard, local, at: list(shard.bot_actions(bot, env_ids=local,
-                                                                                    seeds=[seeds[p] for p in at])))
-        return np.asarray(actions, np.int32)
+
+        def advise(shard, local, at):
+            reply = shard.bot_actions(bot, env_ids=local, seeds=[seeds[p] for p in at], targets=targets)
+            return list(zip(*reply)) if targets else list(reply)
+
+        rows = self._gather(ids, advise)
+        if not targets:
+            return np.asarray(rows, np.int32)
+        actions, policy, value = zip(*rows) if rows else ((), (), ())
+        return (np.asarray(actions, np.int32), np.asarray(policy, np.float32).reshape(len(rows), -1),
+                np.asarray(value, np.float32))
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         pairs = self._gather(env_ids, lambda shard, ids, _: list(zip(*shard.view(ids, seat))))

@@ -27,7 +27,8 @@ def test_every_message_kind_has_a_frame():
     assert {"hello_request", "hello_reply", "make_request", "make_reply", "reset_request", "step_request",
             "step_reply", "close_request", "close_reply", "error_reply", "get_state_request", "get_state_reply",
             "set_state_request", "determinize_request", "fork_request", "bot_actions_request",
-            "bot_actions_reply", "view_request", "view_reply"} <= set(FRAMES)
+            "bot_actions_reply", "bot_actions_targets_request", "bot_actions_targets_reply", "view_request",
+            "view_reply"} <= set(FRAMES)
 
 
 @pytest.mark.parametrize("name", FRAMES)
@@ -74,6 +75,11 @@ def test_search_frames():
     assert (advise["bot"], advise["seed"], advise["env_ids"]) == ("greedy", 3, [0, 1])
     actions = to_numpy(unpack((GOLDEN / "bot_actions_reply.msgpack").read_bytes())["actions"])
     assert actions.dtype == np.int32 and actions.tolist() == [5, -1]
+    advise = unpack((GOLDEN / "bot_actions_targets_request.msgpack").read_bytes())
+    assert (advise["bot"], advise["targets"]) == ("mcts:800", True)
+    targets = unpack((GOLDEN / "bot_actions_targets_reply.msgpack").read_bytes())
+    policy, value = to_numpy(targets["policy"]), to_numpy(targets["value"])
+    assert policy.dtype == np.float32 and policy.tolist() == [[0.25, 0.75], [0, 0]] and value.tolist() == [0.5, 0]
 
 
 def test_view_frames():

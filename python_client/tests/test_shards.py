@@ -132,3 +132,14 @@ def test_server_derive_is_the_servers_derive():
     # internal/rng's Derive(1, 0), Derive(0, 5) and Derive(2^64-1, 2^40), printed by the Go package.
     assert [server_derive(1, 0), server_derive(0, 5), server_derive(2**64 - 1, 2**40)] == [
         10485490772303966843, 277656850385010861, 8875948811365914967]
+
+
+def test_bot_targets_route_to_the_right_shard(url, second):
+    with closing(splendor_rl.make_vec("splendor-v1", 5, url=url, seed=9)) as one, \
+            closing(splendor_rl.make_vec("splendor-v1", 5, url=[url, second.url], seed=9)) as two:
+        for envs in (one, two):
+            envs.reset()
+        for ids in (None, [4, 0, 3]):
+            for a, b in zip(one.bot_actions("mcts:40", seed=7, env_ids=ids, targets=True),
+                            two.bot_actions("mcts:40", seed=7, env_ids=ids, targets=True)):
+                np.testing.assert_array_equal(a, b)

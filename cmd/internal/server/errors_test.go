@@ -21,6 +21,7 @@ func socketless(t testing.TB) *conn {
 	c := &conn{s: s, batches: map[uint64]*batch{}, out: make(chan reply, queued), free: make(chan *bytes.Buffer, 2),
 		taken: make(chan struct{}, 1)}
 	c.codec = c.newCodec()
+	c.ahead = make(chan struct{}) // a search reads no next message ahead (readAhead): there is no socket
 	remake(t, c)
 	return c
 }

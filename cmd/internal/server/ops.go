@@ -18,6 +18,7 @@ type batch struct {
 	memory     int64 // bytes reserved from the server's budget
 	replyBytes int64 // bytes of one reset or step reply
 	reply      *wire.BatchReply
+	guided     *env.GuidedBatch // a search waiting for evaluations (ops_guided.go)
 }
 
 // replyTo is the batch's reset or step reply: built once, since its tensors
@@ -249,6 +250,9 @@ func (c *conn) close(req *wire.Request) (any, *wire.Error) {
 func (c *conn) closeBatch(handle uint64) func() {
 	b := c.batches[handle]
 	delete(c.batches, handle)
+	if b.guided != nil {
+		b.guided.Close()
+	}
 	return func() {
 		n := int64(b.v.Len())
 		c.envs.Add(-n)
@@ -281,6 +285,8 @@ func envError(err error) *wire.Error {
 		return wire.Errorf(wire.CodeIllegalAction, "%v", err)
 	case errors.Is(err, env.ErrBadState):
 		return wire.Errorf(wire.CodeBadState, "%v", err)
+	case errors.Is(err, env.ErrBadEvaluation):
+		return wire.Errorf(wire.CodeBadEvaluation, "%v", err)
 	}
 	return wire.Errorf(wire.CodeInternal, "%v", err)
 }

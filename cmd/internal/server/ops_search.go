@@ -20,17 +20,25 @@ var searchOps = map[string]func(*batch, *wire.Request) (any, error){
 	wire.OpFork:        fork,
 	wire.OpBotActions:  botActions,
 	wire.OpView:        view,
+	wire.OpSearch:      nil, // ops_guided.go: they check limits of the connection
+	wire.OpEvaluate:    nil,
 }
 
 func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
 	op, known := searchOps[req.Op]
 	if !known {
 		return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close, "+
-			"get_state, set_state, determinize, fork, bot_actions, view)", quote.String(req.Op))
+			"get_state, set_state, determinize, fork, bot_actions, view, search, evaluate)", quote.String(req.Op))
 	}
 	b, werr := c.lookup(req.Handle)
 	if werr != nil {
 		return nil, werr
+	}
+	switch req.Op {
+	case wire.OpSearch:
+		return c.search(b, req)
+	case wire.OpEvaluate:
+		return c.evaluate(b, req)
 	}
 	if req.Op == wire.OpBotActions {
 		if werr := c.prepareSearch(b, req); werr != nil {
@@ -89,8 +97,24 @@ func botActions(b *batch, req *wire.Request) (any, error) {
 			seeds[k] = uint64(s)
 		}
 	}
+	if req.Targets {
+		return botTargets(b, req, seed, seeds)
+	}
 	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed, seeds)
 	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
+}
+
+// botTargets is bot_actions with targets: true. The policy rows (4 bytes an
+// action) are within the three replies' worth of its envs the connection
+// is counted for (a test checks it for every game).
+func botTargets(b *batch, req *wire.Request, seed uint64, seeds []uint64) (any, error) {
+	actions, t, err := b.v.BotTargets(req.EnvIDs, req.Bot, seed, seeds)
+	if err != nil {
+		return nil, err
+	}
+	k := len(actions)
+	policy, value := wire.Float32Tensor(t.Policy, k, b.v.Spec.NumActions), wire.Float32Tensor(t.Value, k)
+	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, k), Policy: &policy, Value: &value}, nil
 }
 
 // viewBytesPerEnv bounds one env's share of a view reply (a test plays
@@ -127,8 +151,14 @@ func maxViews(b *batch) int {
 // max_search_iterations over the envs asked, and watches the client while
 // it searches (readAhead); a bad bot name is left for the op to refuse.
 func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
-	spec, err := bots.Parse(req.Bot)
-	if err != nil || spec.Kind != bots.MCTS {
+	iterations := 0
+	if spec, err := bots.Parse(req.Bot); err == nil && spec.Kind == bots.MCTS {
+		iterations = spec.Search.Iterations
+	}
+	if set, ok, err := bots.ParseGuided(req.Bot); ok && err == nil {
+		iterations = set.Simulations // a simulation costs about an mcts iteration: one greedy playout
+	}
+	if iterations == 0 {
 		return nil
 	}
 	n := b.v.Len()
@@ -136,7 +166,7 @@ func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
 		n = len(req.EnvIDs)
 	}
 	what := fmt.Sprintf("bot_actions with %s over %d envs", req.Bot, n)
-	if werr := c.overBudget(int64(n)*int64(spec.Search.Iterations), what,
+	if werr := c.overBudget(int64(n)*int64(iterations), what,
 		"ask for fewer envs at a time or fewer iterations"); werr != nil {
 		return werr
 	}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
+)
+
+// The guided search ops: search starts one on a batch (replacing any it
+// had) and answers with its first leaves; evaluate answers them and gets
+// the next, until the reply is done. The tree lives in the batch until then
+// or until the batch is closed (with its connection, too).
+
+// MaxLeavesPerEnv bounds leaves_per_env: a leaf reply row (observation and
+// mask) is about a step row, and two per env stay within the three
+// replies' worth of its envs a connection is counted for.
+const MaxLeavesPerEnv = 2
+
+func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
+	set, err := guidedSettings(req.Settings)
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeBadOption, "search settings: %v", err)
+	}
+	n := b.v.Len()
+	if req.EnvIDs != nil {
+		n = len(req.EnvIDs)
+	}
+	if werr := c.overBudget(int64(n)*int64(set.Simulations), fmt.Sprintf("a search of %d envs", n),
+		"search fewer envs at a time or with fewer simulations"); werr != nil {
+		return nil, werr
+	}
+	if priors := int64(n*set.LeavesPerEnv*b.v.Spec.NumActions)*4 + 4096; priors > c.s.cfg.MaxMessageBytes {
+		return nil, wire.Errorf(wire.CodeLimit, "an evaluate of %d leaves would be %d bytes, more than max_message_bytes %d: search fewer envs at a time",
+			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
+	}
+	if set.Playouts {
+		c.readAhead(b, req.Handle) // a close or a disconnect stops it
+	}
+	seed, seeds := searchSeeds(req)
+	if b.guided != nil {
+		b.guided.Close()
+		b.guided = nil
+	}
+	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
+	if err != nil {
+		return nil, envError(err)
+	}
+	return searchReply(b, g, req.ID), nil
+}
+
+func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
+	g := b.guided
+	if g == nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "no search is waiting for evaluations on this batch: start one with search")
+	}
+	if req.Priors == nil || req.Values == nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "evaluate takes priors and values")
+	}
+	l, na := len(g.LeafEnvs), b.v.Spec.NumActions
+	priors, values := make([]float32, l*na), make([]float32, l)
+	if werr := req.Priors.Floats(priors, l, na); werr != nil {
+		werr.Message = "priors: " + werr.Message
+		return nil, werr
+	}
+	if werr := req.Values.Floats(values, l); werr != nil {
+		werr.Message = "values: " + werr.Message
+		return nil, werr
+	}
+	if err := g.Evaluate(priors, values); err != nil {
+		return nil, envError(err)
+	}
+	return searchReply(b, g, req.ID), nil
+}
+
+// searchReply is the next leaves, or the results once the search is done
+// (and then the search is gone).
+func searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
+	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, len(g.LeafObs)/max(len(g.LeafEnvs), 1)
+	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
+		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
+	if b.v.Spec.ObsDtype == env.Float32 {
+		r.Obs = wire.Float32Tensor(g.LeafObsF32, l, obs)
+	}
+	if !r.Done {
+		b.guided = g
+		return r
+	}
+	k := len(g.Action)
+	policy, value, action := wire.Float32Tensor(g.Policy, k, na), wire.Float32Tensor(g.Value, k), wire.Int32Tensor(g.Action, k)
+	r.Policy, r.Value, r.Action = &policy, &value, &action
+	b.guided = nil
+	return r
+}
+
+func searchSeeds(req *wire.Request) (uint64, []uint64) {
+	var seed uint64
+	if req.Seed != nil {
+		seed = uint64(*req.Seed)
+	}
+	var seeds []uint64
+	for _, s := range req.Seeds {
+		seeds = append(seeds, uint64(s))
+	}
+	return seed, seeds
+}
+
+// guidedSettings reads a search's settings over bots.DefaultGuided.
+func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
+	set := bots.DefaultGuided
+	for key, value := range m {
+		if err := setGuided(&set, key, value); err != nil {
+			return set, err
+		}
+	}
+	return set, nil
+}

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env"
+	"github.com/stretchr/testify/require"
+)
+
+// bot_actions with targets: the same actions as without, a policy row per
+// env over the fixed action space and a value per env; a bot that does not
+// search is refused with bad_option.
+func TestBotActionsWithTargets(t *testing.T) {
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	made, first := makeBatch(t, c, 3, nil)
+	ask := wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "mcts:60", Seed: seed(4)}
+	var plain, targets wire.ActionsReply
+	require.NoError(t, c.Call(ask, &plain))
+	require.Nil(t, plain.Policy)
+	ask.Targets = true
+	require.NoError(t, c.Call(ask, &targets))
+	require.Equal(t, plain.Actions, targets.Actions)
+	na := made.Spec.NumActions
+	require.Equal(t, wire.Float32, targets.Policy.Dtype)
+	require.Equal(t, []int{3, na}, targets.Policy.Shape)
+	require.Equal(t, []int{3}, targets.Value.Shape)
+	policy := float32s(*targets.Policy)
+	for i, action := range int32s(targets.Actions) {
+		require.Equal(t, uint8(1), first.Mask.Data[i*na+int(action)])
+		require.Greater(t, policy[i*na+int(action)], float32(0))
+	}
+	ask.Bot = "greedy"
+	requireCode(t, c.Call(ask, &targets), wire.CodeBadOption)
+}
+
+// A targets reply is at most two step replies' worth of its envs, so that
+// it stays within the three replies a connection is counted for
+// (memory.go), for every game and table size.
+func TestTargetRowsFitTheRepliesMemory(t *testing.T) {
+	for _, id := range env.IDs() {
+		for players := 1; players <= 4; players++ {
+			v, err := env.Make(id, 1, env.Options{"players": players}, 0, nil)
+			if err != nil {
+				continue // not a table size of this game
+			}
+			row := 4*int64(v.Spec.NumActions) + 4 + 4 // policy, value, action
+			require.LessOrEqual(t, row, 2*replyBytesPerEnv(&v.Spec), "%s, %d players", id, players)
+		}
+	}
+}
+
+func float32s(t wire.Tensor) []float32 {
+	out := make([]float32, len(t.Data)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(t.Data[4*i:]))
+	}
+	return out
+}

@@ -1,0 +1,76 @@
+package bots
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Algorithm is a guided search's selection rule.
+type Algorithm uint8
+
+const (
+	Gumbel Algorithm = iota // Gumbel MuZero: sequential halving at the root (good with few simulations)
+	PUCT                    // AlphaZero
+)
+
+// GuidedSettings tune a guided search; the names are mctx's.
+type GuidedSettings struct {
+	Algorithm   Algorithm
+	Simulations int // num_simulations: leaves evaluated (or games over reached) after the root's evaluation
+	// LeavesPerEnv is how many leaves one search may have out at once:
+	// more than one steers later descents away from the pending ones by a
+	// virtual loss (the pending path counts a visit and a loss).
+	LeavesPerEnv int
+	// Playouts makes the search evaluate its own leaves: uniform priors
+	// over the legal actions and the value of a greedy playout.
+	Playouts bool
+
+	// PUCT: pb_c_init, pb_c_base, and Dirichlet noise mixed into the
+	// root's priors (dirichlet_fraction 0: none).
+	PbCInit, PbCBase                  float64
+	DirichletAlpha, DirichletFraction float64
+
+	// Gumbel: max_num_considered_actions, gumbel_scale (0: none, the
+	// root's best actions by prior), and σ's maxvisit_init (c_visit) and
+	// value_scale (c_scale).
+	MaxNumConsideredActions  int
+	GumbelScale              float64
+	MaxvisitInit, ValueScale float64
+}
+
+// DefaultGuided are the settings a search starts from: mctx's defaults,
+// except value_scale 1 (the paper's c_scale; mctx's is 0.1) and no
+// Dirichlet noise unless asked for.
+var DefaultGuided = GuidedSettings{Algorithm: Gumbel, Simulations: 64, LeavesPerEnv: 1,
+	PbCInit: 1.25, PbCBase: 19652, DirichletAlpha: 0.3, DirichletFraction: 0,
+	MaxNumConsideredActions: 16, GumbelScale: 1, MaxvisitInit: 50, ValueScale: 1}
+
+// MaxSimulations bounds a guided search, as MaxIterations bounds mcts.
+const MaxSimulations = MaxIterations
+
+// ParseGuided reads the name of a guided search that evaluates its own
+// leaves (Playouts), as bot_actions takes it: "gumbel" or "puct", alone
+// (DefaultGuided's simulations) or with a number of simulations
+// ("gumbel:1000"). ok is false for a name that is not one.
+func ParseGuided(name string) (set GuidedSettings, ok bool, err error) {
+	kind, n, hasN := strings.Cut(name, ":")
+	set = DefaultGuided
+	set.Playouts = true
+	switch kind {
+	case "gumbel":
+	case "puct":
+		set.Algorithm = PUCT
+	default:
+		return set, false, nil
+	}
+	if !hasN {
+		return set, true, nil
+	}
+	sims, err := strconv.Atoi(n)
+	if err != nil || sims < 1 || sims > MaxSimulations {
+		return set, true, fmt.Errorf("%w: %q: want %s:N, N simulations in [1, %d]", ErrBadBot, name, kind, MaxSimulations)
+	}
+	set.Simulations = sims
+	return set, true, nil
+}

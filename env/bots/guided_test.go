@@ -1,0 +1,199 @@
+package bots_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nim and die as a guided search sees them: an observation of (stones,
+// seat) or nothing.
+func (g *nim) Observe(obs []uint8, me, toPlay int) {
+	obs[0], obs[1] = uint8(g.stones), uint8(me)
+}
+
+func (g *die) Observe(obs []uint8, me, toPlay int) { obs[0] = 0 }
+
+var nimGuides bots.Guides[nim, *nim]
+
+// evaluator answers a leaf from its observation and mask.
+type evaluator func(obs, mask []uint8) (priors []float32, value float32)
+
+// uniform knows nothing: equal priors, value 0.
+func uniform(obs, mask []uint8) ([]float32, float32) {
+	priors := make([]float32, len(mask))
+	for a, m := range mask {
+		priors[a] = float32(m)
+	}
+	return priors, 0
+}
+
+// nimOracle knows nim: a position with a multiple of 4 stones is lost.
+func nimOracle(obs, mask []uint8) ([]float32, float32) {
+	priors, _ := uniform(obs, mask)
+	if obs[0]%4 == 0 {
+		return priors, -1
+	}
+	return priors, 1
+}
+
+type result struct {
+	policy []float32
+	action int
+	value  float32
+	leaves [][]uint8 // every leaf's observation, in order
+}
+
+// run drives a search to its end, answering its leaves with eval (nil: a
+// playout search, which asks for none).
+func run(t *testing.T, s bots.Search, eval evaluator, actions int) result {
+	t.Helper()
+	var r result
+	obs, mask := make([]uint8, 2), make([]uint8, actions)
+	var asked [][2][]uint8
+	for {
+		switch s.Next(obs, mask) {
+		case bots.Leaf:
+			require.NotNil(t, eval, "a playout search asked for an evaluation")
+			asked = append(asked, [2][]uint8{slices.Clone(obs), slices.Clone(mask)})
+			continue
+		case bots.Wait:
+			require.NotEmpty(t, asked, "waiting with no leaf out")
+			for _, leaf := range asked {
+				priors, value := eval(leaf[0], leaf[1])
+				s.Expand(priors, value)
+				r.leaves = append(r.leaves, leaf[0])
+			}
+			asked = asked[:0]
+			continue
+		}
+		require.Empty(t, asked, "done with leaves out")
+		r.policy = make([]float32, actions)
+		r.action, r.value = s.Result(r.policy)
+		s.Release()
+		return r
+	}
+}
+
+func settings(algorithm bots.Algorithm, simulations int) bots.GuidedSettings {
+	set := bots.DefaultGuided
+	set.Algorithm, set.Simulations = algorithm, simulations
+	return set
+}
+
+var algorithms = map[string]bots.Algorithm{"gumbel": bots.Gumbel, "puct": bots.PUCT}
+
+// A forced win a few plies deep is found from the games' outcomes alone
+// (an evaluator that knows nothing, or greedy playouts), and deeper ones
+// with an evaluator that knows the game.
+func TestGuidedFindsTheWinningTakeAtNim(t *testing.T) {
+	for name, algorithm := range algorithms {
+		for _, c := range []struct {
+			eval      evaluator
+			most      int
+			knowledge string
+		}{{uniform, 7, "none"}, {nil, 7, "playouts"}, {nimOracle, 15, "oracle"}} {
+			set := settings(algorithm, 200)
+			set.Playouts = c.eval == nil
+			for stones := 5; stones <= c.most; stones++ {
+				if stones%4 == 0 {
+					continue // a lost position: every take loses
+				}
+				g := nim{stones: stones}
+				r := run(t, nimGuides.Start(set, &g, uint64(stones), nil), c.eval, 3)
+				assert.Equal(t, stones%4-1, r.action, "%s, %s, %d stones: %v", name, c.knowledge, stones, r.policy)
+				if algorithm == bots.PUCT { // Gumbel's value is the mean over all its considered actions
+					assert.Greater(t, r.value, float32(0), "%s, %s, %d stones: a won position", name, c.knowledge, stones)
+				}
+				assert.Equal(t, nim{stones: stones}, g, "the search changed the game")
+			}
+		}
+	}
+}
+
+func TestGuidedSearchesOnlyWhatTheSeatCanSee(t *testing.T) {
+	var dieGuides bots.Guides[die, *die]
+	for name, algorithm := range algorithms {
+		for seed := uint64(0); seed < 6; seed++ {
+			set := settings(algorithm, 400)
+			set.Playouts = true
+			r := run(t, dieGuides.Start(set, &die{face: uint8(seed % 3)}, seed, nil), nil, 4)
+			assert.Equal(t, stay, r.action, "%s, seed %d: %v", name, seed, r.policy)
+		}
+	}
+}
+
+func TestGuidedPolicyIsADistributionOverTheLegalActions(t *testing.T) {
+	for name, algorithm := range algorithms {
+		for _, stones := range []int{2, 7, 9} {
+			g := nim{stones: stones}
+			r := run(t, nimGuides.Start(settings(algorithm, 30), &g, 1, nil), nimOracle, 3)
+			assert.InDelta(t, 1, r.policy[0]+r.policy[1]+r.policy[2], 1e-5, "%s: %v", name, r.policy)
+			if stones == 2 {
+				assert.Zero(t, r.policy[2], "%s: taking 3 of 2 stones is illegal", name)
+			}
+			assert.Equal(t, stones%4-1, r.action, "%s, %d stones: %v", name, stones, r.policy)
+			assert.LessOrEqual(t, len(r.leaves), 31, "%s: the root and at most one leaf per simulation", name)
+		}
+	}
+}
+
+// The same seed and evaluations give the same leaves and result; several
+// leaves at once (virtual loss) too.
+func TestGuidedIsAFunctionOfSeedAndEvaluations(t *testing.T) {
+	for name, algorithm := range algorithms {
+		for _, leaves := range []int{1, 4} {
+			set := settings(algorithm, 60)
+			set.LeavesPerEnv, set.DirichletFraction = leaves, 0.25
+			g := nim{stones: 21}
+			a := run(t, nimGuides.Start(set, &g, 9, nil), nimOracle, 3)
+			b := run(t, nimGuides.Start(set, &g, 9, nil), nimOracle, 3)
+			assert.Equal(t, a, b, "%s, %d leaves at once", name, leaves)
+			assert.Equal(t, 0, a.action, "%s, %d leaves at once: leave 20", name, leaves)
+		}
+	}
+}
+
+// With several leaves at once, one Next round gives up to that many
+// distinct leaves before waiting.
+func TestGuidedGivesSeveralLeavesAtOnce(t *testing.T) {
+	set := settings(bots.PUCT, 40)
+	set.LeavesPerEnv = 3
+	g := nim{stones: 21}
+	s := nimGuides.Start(set, &g, 2, nil)
+	obs, mask := make([]uint8, 2), make([]uint8, 3)
+	require.Equal(t, bots.Leaf, s.Next(obs, mask)) // the root
+	require.Equal(t, bots.Wait, s.Next(obs, mask), "nothing to walk before the root is evaluated")
+	s.Expand(nimOracle(obs, mask))
+	var seen [][]uint8
+	for s.Next(obs, mask) == bots.Leaf {
+		seen = append(seen, slices.Clone(obs))
+	}
+	assert.Len(t, seen, 3)
+	assert.NotEqual(t, seen[0], seen[1], "the virtual loss steers the second descent elsewhere")
+	for range seen {
+		s.Expand(nimOracle(obs, mask))
+	}
+	s.Release()
+}
+
+func TestGuidedAllocatesNothingOnceWarm(t *testing.T) {
+	g := nim{stones: 21}
+	policy, obs, mask := make([]float32, 3), make([]uint8, 2), make([]uint8, 3)
+	priors := []float32{1, 1, 1}
+	search := func() {
+		s := nimGuides.Start(settings(bots.Gumbel, 100), &g, 1, nil)
+		for st := s.Next(obs, mask); st != bots.Done; st = s.Next(obs, mask) {
+			if st == bots.Leaf {
+				s.Expand(priors, 0)
+			}
+		}
+		s.Result(policy)
+		s.Release()
+	}
+	search()
+	assert.Zero(t, testing.AllocsPerRun(20, search))
+}

@@ -1,0 +1,129 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/splendor-rl/splendor/env/bots"
+)
+
+// ErrBadEvaluation reports evaluations a guided search refuses: not finite,
+// negative priors, no prior mass on any legal action, a value outside
+// [−1, 1]. Nothing changes; the caller may answer again.
+var ErrBadEvaluation = errors.New("bad evaluation")
+
+// GuidedBatch is a guided search of several envs at once whose leaves the
+// caller evaluates: it holds the leaves asked for now (row j a leaf of env
+// LeafEnvs[j]: its seat to play's own observation, whatever obs_seats, and
+// its mask), takes their evaluations (Evaluate), and once no leaf is left
+// holds each env's improved policy, root value and action. Each env's
+// search is run to its next leaves in parallel; the batch is deterministic
+// given the seeds and the evaluations.
+type GuidedBatch struct {
+	v        *Vector
+	ids      []int
+	searches []bots.Search // nil once done, or for an env whose episode is over
+	obsSize  int           // one seat's observation
+	// Each env's slots for its leaves (LeavesPerEnv of them) and how many it
+	// filled in the last round.
+	slotObs, slotMask []uint8
+	filled            []int
+	rows              []int // where each env's leaves start in the batch, and their end
+	// The leaves asked for now.
+	LeafEnvs   []int32
+	LeafObs    []uint8   // [L, obs]
+	LeafObsF32 []float32 // the same, for float32 envs
+	LeafMask   []uint8   // [L, actions]
+	// The results, row k for ids[k]: Policy [K, actions], Value [K],
+	// Action [K] (−1, zeros, 0 for an env whose episode is over).
+	Policy []float32
+	Value  []float32
+	Action []int32
+}
+
+// StartGuided starts a guided search in each env of ids (nil: all) with
+// set, env ids[k] drawing from seeds[k], or with seeds nil env i from
+// rng.Derive(seed, i), and runs them to their first leaves (with
+// set.Playouts, to their end).
+func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, seeds []uint64) (*GuidedBatch, error) {
+	ids = v.idsOrAll(ids)
+	seeds, err := v.botSeeds(ids, seed, seeds)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.envs[0].(Guider); !ok {
+		return nil, fmt.Errorf("%w: %s has no guided search", ErrBadOption, v.Spec.ID)
+	}
+	k, na := len(ids), v.Spec.NumActions
+	b := &GuidedBatch{v: v, ids: ids, searches: make([]bots.Search, k), obsSize: v.seatObsSize(),
+		filled: make([]int, k), rows: make([]int, k+1), Policy: make([]float32, k*na), Value: make([]float32, k), Action: make([]int32, k)}
+	b.slotObs = make([]uint8, k*set.LeavesPerEnv*b.obsSize)
+	b.slotMask = make([]uint8, k*set.LeavesPerEnv*na)
+	for j, i := range ids {
+		b.Action[j] = -1
+		if !v.pending[i] && !v.over[i] {
+			b.searches[j] = v.envs[i].(Guider).GuidedSearch(set, seeds[j])
+		}
+	}
+	return b, b.advance(set.Playouts, nil, nil)
+}
+
+// seatObsSize is one seat's observation: a row's, or its share of a row
+// that holds every seat's (obs_seats all).
+func (v *Vector) seatObsSize() int {
+	if len(v.Spec.ObsShape) == 1 {
+		return v.obsSize
+	}
+	return v.obsSize / v.Spec.Players
+}
+
+// Done reports that every search has its result.
+func (b *GuidedBatch) Done() bool { return len(b.LeafEnvs) == 0 }
+
+// Close gives back the memory of searches still running.
+func (b *GuidedBatch) Close() {
+	for k, s := range b.searches {
+		if s != nil {
+			s.Release()
+			b.searches[k] = nil
+		}
+	}
+}
+
+// Evaluate answers the leaves: priors [L, actions] and values [L]. Every
+// row is checked before any search moves; then the searches back them up
+// and run to their next leaves.
+func (b *GuidedBatch) Evaluate(priors, values []float32) error {
+	l, na := len(b.LeafEnvs), b.v.Spec.NumActions
+	if len(priors) != l*na || len(values) != l {
+		return fmt.Errorf("%w: want priors [%d, %d] and values [%d] for the %d leaves, got %d priors and %d values",
+			ErrBadShape, l, na, l, l, len(priors), len(values))
+	}
+	for j := range l {
+		if err := checkEvaluation(priors[j*na:(j+1)*na], b.LeafMask[j*na:(j+1)*na], values[j]); err != nil {
+			return fmt.Errorf("%w: leaf %d (env %d): %v", ErrBadEvaluation, j, b.LeafEnvs[j], err)
+		}
+	}
+	return b.advance(false, priors, values)
+}
+
+// checkEvaluation refuses one leaf's bad evaluation.
+func checkEvaluation(priors []float32, mask []uint8, value float32) error {
+	if !(value >= -1 && value <= 1) {
+		return fmt.Errorf("value %v is not in [-1, 1]", value)
+	}
+	mass := 0.0
+	for a, p := range priors {
+		if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) || p < 0 {
+			return fmt.Errorf("prior of action %d is %v: want a finite number >= 0", a, p)
+		}
+		if mask[a] == 1 {
+			mass += float64(p)
+		}
+	}
+	if mass <= 0 {
+		return fmt.Errorf("no prior mass on any legal action")
+	}
+	return nil
+}

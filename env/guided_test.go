@@ -1,0 +1,122 @@
+package env_test
+
+import (
+	"testing"
+
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/stretchr/testify/require"
+)
+
+// guidedVector is a reset batch of n Splendor envs, the last never reset.
+func guidedVector(t *testing.T, n int, opts env.Options) *env.Vector {
+	v, err := env.Make("splendor-v1", n, opts, 5, nil)
+	require.NoError(t, err)
+	ids := make([]int, n-1)
+	for i := range ids {
+		ids[i] = i
+	}
+	require.NoError(t, v.Reset(ids, nil))
+	return v
+}
+
+// uniformEvaluations are equal priors over each leaf's legal actions and a
+// value from its observation, so that they differ from leaf to leaf.
+func uniformEvaluations(b *env.GuidedBatch, na int) ([]float32, []float32) {
+	priors := make([]float32, len(b.LeafMask))
+	for j, m := range b.LeafMask {
+		priors[j] = float32(m)
+	}
+	values := make([]float32, len(b.LeafEnvs))
+	obs := len(b.LeafObs) / len(b.LeafEnvs)
+	for j := range values {
+		values[j] = float32(b.LeafObs[j*obs]%5)/5 - 0.4
+	}
+	return priors, values
+}
+
+func runGuided(t *testing.T, v *env.Vector, set bots.GuidedSettings) *env.GuidedBatch {
+	b, err := v.StartGuided(nil, set, 3, nil)
+	require.NoError(t, err)
+	for rounds := 0; !b.Done(); rounds++ {
+		require.LessOrEqual(t, len(b.LeafEnvs), v.Len()*set.LeavesPerEnv)
+		require.NoError(t, b.Evaluate(uniformEvaluations(b, v.Spec.NumActions)))
+		require.Less(t, rounds, set.Simulations+1, "a round evaluates at least one leaf per search")
+	}
+	return b
+}
+
+func TestGuidedBatchResults(t *testing.T) {
+	for _, algorithm := range []bots.Algorithm{bots.Gumbel, bots.PUCT} {
+		for _, leaves := range []int{1, 3} {
+			v := guidedVector(t, 5, nil)
+			set := bots.DefaultGuided
+			set.Algorithm, set.Simulations, set.LeavesPerEnv = algorithm, 24, leaves
+			a, b := runGuided(t, v, set), runGuided(t, v, set)
+			require.Equal(t, a.Policy, b.Policy, "the same seed and evaluations, the same search")
+			require.Equal(t, a.Action, b.Action)
+			na := v.Spec.NumActions
+			for k, action := range a.Action {
+				if k == v.Len()-1 {
+					require.Equal(t, int32(-1), action, "an env never reset is not searched")
+					continue
+				}
+				require.Equal(t, uint8(1), v.Mask[k*na+int(action)])
+				sum := float32(0)
+				for x, p := range a.Policy[k*na : (k+1)*na] {
+					require.False(t, p > 0 && v.Mask[k*na+x] == 0, "policy on an illegal action")
+					sum += p
+				}
+				require.InDelta(t, 1, sum, 1e-5)
+				require.InDelta(t, 0, a.Value[k], 1)
+			}
+		}
+	}
+}
+
+// A bad evaluation is refused naming its row, and changes nothing: the
+// search answered correctly afterwards ends as if it never came.
+func TestGuidedBatchRefusesBadEvaluations(t *testing.T) {
+	v := guidedVector(t, 3, nil)
+	set := bots.DefaultGuided
+	set.Simulations = 8
+	clean := runGuided(t, v, set)
+	b, err := v.StartGuided(nil, set, 3, nil)
+	require.NoError(t, err)
+	na := v.Spec.NumActions
+	priors, values := uniformEvaluations(b, na)
+	require.ErrorIs(t, b.Evaluate(priors[na:], values), env.ErrBadShape)
+	for name, spoil := range map[string]func(p, v []float32){
+		"value 1.5": func(p, v []float32) { v[1] = 1.5 },
+		"NaN prior": func(p, v []float32) { p[na+3] = float32(nanf()) },
+		"negative":  func(p, v []float32) { p[na+3] = -1 },
+		"no mass": func(p, v []float32) {
+			clear(p[na : 2*na])
+		},
+	} {
+		p, vals := append([]float32(nil), priors...), append([]float32(nil), values...)
+		spoil(p, vals)
+		err := b.Evaluate(p, vals)
+		require.ErrorIs(t, err, env.ErrBadEvaluation, name)
+		require.Contains(t, err.Error(), "leaf 1 (env 1)", name)
+	}
+	for !b.Done() {
+		require.NoError(t, b.Evaluate(uniformEvaluations(b, na)))
+	}
+	require.Equal(t, clean.Policy, b.Policy)
+}
+
+func nanf() float64 { zero := 0.0; return zero / zero }
+
+// Without an evaluator the searches run to their end at once.
+func TestGuidedBatchWithPlayouts(t *testing.T) {
+	v := guidedVector(t, 3, env.Options{"obs_dtype": "float32"})
+	set := bots.DefaultGuided
+	set.Simulations, set.Playouts = 50, true
+	b, err := v.StartGuided([]int{1, 0}, set, 3, nil)
+	require.NoError(t, err)
+	require.True(t, b.Done())
+	na := v.Spec.NumActions
+	require.Equal(t, uint8(1), v.Mask[na+int(b.Action[0])], "row 0 is env 1")
+	require.Equal(t, uint8(1), v.Mask[int(b.Action[1])])
+}
