@@ -120,7 +120,8 @@ func writeSeat(o []uint8, p *splendor.Player, mine bool) {
 	o[seatCards] = uint8(p.Bought.Len())
 	o[seatNobles] = uint8(p.Nobles.Len())
 	o[seatReserved] = p.NumReserved
-	for r, c := range p.Reserved[:p.NumReserved] {
+	for r := 0; r < int(p.NumReserved); r++ {
+		c := p.Reserved[r]
 		hidden := p.Blind&(1<<r) != 0 && !mine
 		turnbased.WriteReserve(o[seatHand+r*reservedSize:], cardFeatures[c][:], c.Info().Level+1, hidden)
 	}
