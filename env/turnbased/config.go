@@ -54,6 +54,7 @@ type config[S any] struct {
 	maxRounds int
 	reward    string
 	table     Table[S]
+	features  bool // observations end with the game's Features block
 }
 
 func (g *Game[S, G]) readConfig(o *env.OptionReader) config[S] {
@@ -66,5 +67,6 @@ func (g *Game[S, G]) readConfig(o *env.OptionReader) config[S] {
 	c.seat = o.Int("seat", -1, -1, c.players-1)
 	copy(c.bots[:], o.Bots("bots", c.players))
 	c.table = g.Table(o, c.players)
+	c.features = g.readFeatures(o)
 	return c
 }
