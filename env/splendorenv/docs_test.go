@@ -26,5 +26,15 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 		fmt.Sprintf("`%s` / %d", ID, Version),
 		fmt.Sprintf("| Actions | %d,", splendor.NumActions),
 		fmt.Sprintf("| %d | ", Version), // its version-history line
+		// features: derived
+		fmt.Sprintf("| %d | %d | 4 **seat features** blocks", ObsSize, FeaturesSize),
+		fmt.Sprintf("shape `[%d]`", ObsSize+FeaturesSize),
+		fmt.Sprintf("A **seat features** block (%d values)", featSeatSize),
+		fmt.Sprintf("| %d | %d | 12 **short** blocks for the market", featMarket, 12*shortSize),
+		fmt.Sprintf("| %d | %d | 3 **short** blocks for the seat's own reserved", featReserved, 3*shortSize),
+		fmt.Sprintf("| %d | %d | 5 **noble short** blocks", featNobles, splendor.MaxNobles*nobleShortSize),
+		fmt.Sprintf("| %d | 1 | points still needed", featPoints),
+		fmt.Sprintf("A **short** block (%d values)", shortSize),
+		fmt.Sprintf("A **noble short** block (%d values)", nobleShortSize),
 	)
 }
