@@ -39,9 +39,8 @@ func (g *Game[S, G]) obsSize(c config[S]) int {
 }
 
 // observe writes seat me's observation: the game's, then the block of
-// derived values when the env serves it. The block goes through one call of
-// a func value per observation, not per value, so it costs nothing
-// measurable when off.
+// derived values when the env serves it (one call of a func value per
+// observation, not per value).
 func (e *Env[S, G]) observe(obs []uint8, me, toPlay int) {
 	e.rules().Observe(obs, me, toPlay)
 	if e.c.features {
