@@ -120,3 +120,26 @@ func TestGuidedBatchWithPlayouts(t *testing.T) {
 	require.Equal(t, uint8(1), v.Mask[na+int(b.Action[0])], "row 0 is env 1")
 	require.Equal(t, uint8(1), v.Mask[int(b.Action[1])])
 }
+
+// A search's first leaf is its root: its observation is the env's own, the
+// derived features block included when the env serves it.
+func TestGuidedRootLeafIsTheEnvsObservation(t *testing.T) {
+	for _, id := range []string{"splendor-v1", "splendor-duel-v1"} {
+		for _, opts := range []env.Options{nil, {"features": "derived"}} {
+			v, err := env.Make(id, 3, opts, 5, nil)
+			require.NoError(t, err)
+			require.NoError(t, v.Reset(nil, nil))
+			set := bots.DefaultGuided
+			set.Simulations = 8
+			b, err := v.StartGuided(nil, set, 3, nil)
+			require.NoError(t, err)
+			size, na := v.Spec.ObsSize(), v.Spec.NumActions
+			require.Equal(t, []int32{0, 1, 2}, b.LeafEnvs)
+			require.Equal(t, v.Obs, b.LeafObs, "%s %v", id, opts)
+			require.Equal(t, v.Mask, b.LeafMask, "%s %v", id, opts)
+			require.Len(t, b.LeafObs, 3*size)
+			require.Len(t, b.LeafMask, 3*na)
+			b.Close()
+		}
+	}
+}

@@ -19,12 +19,9 @@ import (
 // many searches into one batch. Root selection is PUCT (AlphaZero) or
 // Gumbel (Gumbel MuZero), named as DeepMind's mctx names them.
 
-// Observed is what a guided search needs of a game beyond its bots: the
-// acting seat's observation of a leaf (turnbased.Rules has it).
-type Observed[S any] interface {
-	Game[S]
-	Observe(obs []uint8, me, toPlay int)
-}
+// Observer writes the observation of s that seat me, to play, is served
+// (the env's, its options included): what a leaf's evaluator reads.
+type Observer[S any] func(obs []uint8, s *S, me int)
 
 // Status is where a search stands after Next.
 type Status uint8
@@ -57,17 +54,19 @@ type Search interface {
 // Guides starts one game's guided searches; the zero value is ready.
 // Trees are pooled as Bots' are: memory grows with the searches running at
 // once, and a warm search allocates nothing.
-type Guides[S any, G Observed[S]] struct{ searches sync.Pool }
+type Guides[S any, G Game[S]] struct{ searches sync.Pool }
 
 // Start begins a search of s (which must not be over and is not changed)
-// drawing from seed; with set.Playouts it evaluates its own leaves. A
-// playout search stops early once stop is set.
-func (g *Guides[S, G]) Start(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool) Search {
+// drawing from seed; with set.Playouts it evaluates its own leaves, else
+// observe writes each leaf's observation. A playout search stops early once
+// stop is set.
+func (g *Guides[S, G]) Start(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool, observe Observer[S]) Search {
 	m, _ := g.searches.Get().(*guided[S, G])
 	if m == nil {
 		m = &guided[S, G]{pool: &g.searches}
 	}
 	m.start(set, s, seed, stop)
+	m.observe = observe
 	return m
 }
 
@@ -80,7 +79,7 @@ type leaf struct {
 }
 
 // guided is one search's state and memory, reused from search to search.
-type guided[S any, G Observed[S]] struct {
+type guided[S any, G Game[S]] struct {
 	set        GuidedSettings
 	root, game S
 	seat       int // the root's seat to play
@@ -99,6 +98,7 @@ type guided[S any, G Observed[S]] struct {
 	scratch    []float64 // per child of the node being scored
 	r          rng.Rand
 	stop       *atomic.Bool
+	observe    Observer[S]
 	pool       *sync.Pool
 }
 
@@ -200,7 +200,7 @@ func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 		}
 	}
 	if !m.set.Playouts {
-		g.Observe(obs, seat, seat)
+		m.observe(obs, &m.game, seat)
 		bitset.WriteBytes(mask, m.legalBits[:])
 	}
 }

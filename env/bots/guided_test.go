@@ -9,13 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// nim and die as a guided search sees them: an observation of (stones,
-// seat) or nothing.
-func (g *nim) Observe(obs []uint8, me, toPlay int) {
-	obs[0], obs[1] = uint8(g.stones), uint8(me)
-}
-
-func (g *die) Observe(obs []uint8, me, toPlay int) { obs[0] = 0 }
+// observeNim is nim as a guided search's leaf shows it: (stones, seat).
+func observeNim(obs []uint8, g *nim, me int) { obs[0], obs[1] = uint8(g.stones), uint8(me) }
 
 var nimGuides bots.Guides[nim, *nim]
 
@@ -103,7 +98,7 @@ func TestGuidedFindsTheWinningTakeAtNim(t *testing.T) {
 					continue // a lost position: every take loses
 				}
 				g := nim{stones: stones}
-				r := run(t, nimGuides.Start(set, &g, uint64(stones), nil), c.eval, 3)
+				r := run(t, nimGuides.Start(set, &g, uint64(stones), nil, observeNim), c.eval, 3)
 				assert.Equal(t, stones%4-1, r.action, "%s, %s, %d stones: %v", name, c.knowledge, stones, r.policy)
 				if algorithm == bots.PUCT { // Gumbel's value is the mean over all its considered actions
 					assert.Greater(t, r.value, float32(0), "%s, %s, %d stones: a won position", name, c.knowledge, stones)
@@ -120,7 +115,7 @@ func TestGuidedSearchesOnlyWhatTheSeatCanSee(t *testing.T) {
 		for seed := uint64(0); seed < 6; seed++ {
 			set := settings(algorithm, 400)
 			set.Playouts = true
-			r := run(t, dieGuides.Start(set, &die{face: uint8(seed % 3)}, seed, nil), nil, 4)
+			r := run(t, dieGuides.Start(set, &die{face: uint8(seed % 3)}, seed, nil, nil), nil, 4)
 			assert.Equal(t, stay, r.action, "%s, seed %d: %v", name, seed, r.policy)
 		}
 	}
@@ -130,7 +125,7 @@ func TestGuidedPolicyIsADistributionOverTheLegalActions(t *testing.T) {
 	for name, algorithm := range algorithms {
 		for _, stones := range []int{2, 7, 9} {
 			g := nim{stones: stones}
-			r := run(t, nimGuides.Start(settings(algorithm, 30), &g, 1, nil), nimOracle, 3)
+			r := run(t, nimGuides.Start(settings(algorithm, 30), &g, 1, nil, observeNim), nimOracle, 3)
 			assert.InDelta(t, 1, r.policy[0]+r.policy[1]+r.policy[2], 1e-5, "%s: %v", name, r.policy)
 			if stones == 2 {
 				assert.Zero(t, r.policy[2], "%s: taking 3 of 2 stones is illegal", name)
@@ -149,8 +144,8 @@ func TestGuidedIsAFunctionOfSeedAndEvaluations(t *testing.T) {
 			set := settings(algorithm, 60)
 			set.LeavesPerEnv, set.DirichletFraction = leaves, 0.25
 			g := nim{stones: 21}
-			a := run(t, nimGuides.Start(set, &g, 9, nil), nimOracle, 3)
-			b := run(t, nimGuides.Start(set, &g, 9, nil), nimOracle, 3)
+			a := run(t, nimGuides.Start(set, &g, 9, nil, observeNim), nimOracle, 3)
+			b := run(t, nimGuides.Start(set, &g, 9, nil, observeNim), nimOracle, 3)
 			assert.Equal(t, a, b, "%s, %d leaves at once", name, leaves)
 			assert.Equal(t, 0, a.action, "%s, %d leaves at once: leave 20", name, leaves)
 		}
@@ -163,7 +158,7 @@ func TestGuidedGivesSeveralLeavesAtOnce(t *testing.T) {
 	set := settings(bots.PUCT, 40)
 	set.LeavesPerEnv = 3
 	g := nim{stones: 21}
-	s := nimGuides.Start(set, &g, 2, nil)
+	s := nimGuides.Start(set, &g, 2, nil, observeNim)
 	obs, mask := make([]uint8, 2), make([]uint8, 3)
 	require.Equal(t, bots.Leaf, s.Next(obs, mask)) // the root
 	require.Equal(t, bots.Wait, s.Next(obs, mask), "nothing to walk before the root is evaluated")
@@ -185,7 +180,7 @@ func TestGuidedAllocatesNothingOnceWarm(t *testing.T) {
 	policy, obs, mask := make([]float32, 3), make([]uint8, 2), make([]uint8, 3)
 	priors := []float32{1, 1, 1}
 	search := func() {
-		s := nimGuides.Start(settings(bots.Gumbel, 100), &g, 1, nil)
+		s := nimGuides.Start(settings(bots.Gumbel, 100), &g, 1, nil, observeNim)
 		for st := s.Next(obs, mask); st != bots.Done; st = s.Next(obs, mask) {
 			if st == bots.Leaf {
 				s.Expand(priors, 0)

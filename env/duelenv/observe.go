@@ -2,6 +2,7 @@ package duelenv
 
 import (
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // The observation is ObsSize small integers from the point of view of the
@@ -73,7 +74,7 @@ func (g *game) Observe(obs []uint8, me, _ int) {
 	if s.Phase < duel.PhaseOver {
 		obs[offPhase+int(s.Phase)] = 1
 	}
-	obs[offReplenish], obs[offAgain] = b2u(s.Replenished), b2u(s.Again)
+	obs[offReplenish], obs[offAgain] = turnbased.Flag(s.Replenished), turnbased.Flag(s.Again)
 	obs[offRound] = uint8(min(s.Turn/duel.NumPlayers, 255))
 	obs[offPasses] = s.Passes
 	obs[offMySeat] = uint8(me)
@@ -93,7 +94,7 @@ func (g *game) Observe(obs []uint8, me, _ int) {
 	copy(obs[offDecks:], s.DeckSize[:])
 	held := s.Players[0].Royals | s.Players[1].Royals
 	for r := duel.Royal(0); r < duel.NumRoyals; r++ {
-		obs[offRoyals+int(r)] = b2u(!held.Has(r))
+		obs[offRoyals+int(r)] = turnbased.Flag(!held.Has(r))
 	}
 	writeCard(obs[offPending:], s.Pending)
 	copy(obs[offDue:], s.Due[:])
@@ -117,27 +118,13 @@ func writeSeat(o []uint8, p *duel.Player, mine bool) {
 	copy(o[seatColourPts:], p.ColourPoints[:])
 	o[seatPoints], o[seatCrowns] = p.Points, p.Crowns
 	for r := duel.Royal(0); r < duel.NumRoyals; r++ {
-		o[seatRoyals+int(r)] = b2u(p.Royals.Has(r))
+		o[seatRoyals+int(r)] = turnbased.Flag(p.Royals.Has(r))
 	}
 	o[seatCards] = uint8(p.Bought.Len())
 	o[seatReserved] = p.NumReserved
 	for r := 0; r < int(p.NumReserved); r++ {
-		h := o[seatHand+r*reservedSize:]
 		c := p.Reserved[r]
 		hidden := p.Blind&(1<<r) != 0 && !mine
-		if hidden {
-			h[0] = 1
-		} else {
-			copy(h, cardFeatures[c][:])
-		}
-		h[cardSize] = b2u(hidden)
-		h[cardSize+1] = c.Info().Level + 1
+		turnbased.WriteReserve(o[seatHand+r*reservedSize:], cardFeatures[c][:], c.Info().Level+1, hidden)
 	}
-}
-
-func b2u(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }

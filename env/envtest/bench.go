@@ -8,7 +8,8 @@ import (
 )
 
 // BenchmarkVectors times env id's in-process steps in self-play, against
-// random and greedy bots, and with float32 observations.
+// random and greedy bots, with float32 observations, and in self-play with
+// the block of derived values (features: derived).
 func BenchmarkVectors(b *testing.B, id string) {
 	for _, c := range []struct {
 		name string
@@ -16,6 +17,7 @@ func BenchmarkVectors(b *testing.B, id string) {
 	}{
 		{"SelfPlay", nil}, {"VsRandom", env.Options{"mode": "vs_bots"}},
 		{"VsGreedy", env.Options{"mode": "vs_bots", "bots": "greedy"}}, {"Float32", env.Options{"obs_dtype": "float32"}},
+		{"Features", env.Options{"features": "derived"}},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchmarkVector(b, id, c.opts) })
 	}

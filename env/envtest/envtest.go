@@ -7,6 +7,7 @@ package envtest
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
@@ -44,7 +45,8 @@ func Run(t *testing.T, c Case) {
 	}{
 		{"RandomSimulation", randomSimulation}, {"SameSeedSameTrajectory", sameSeedSameTrajectory},
 		{"AutoresetModes", autoresetModes}, {"Float32MatchesUint8", float32MatchesUint8},
-		{"HiddenInformation", hiddenInformation}, {"ViewsHideWhatSeatsCannotSee", viewsHideWhatSeatsCannotSee},
+		{"HiddenInformation", hiddenInformation}, {"HiddenInformationInFeatures", hiddenInformationInFeatures},
+		{"ViewsHideWhatSeatsCannotSee", viewsHideWhatSeatsCannotSee},
 		{"IllegalActionsChangeNothing", illegalActionsChangeNothing}, {"StateRoundTrip", stateRoundTrip},
 		{"ForkCopiesEnvs", forkCopiesEnvs}, {"BadStatesChangeNothing", badStatesChangeNothing},
 		{"DeterminizeKeepsTheView", determinizeKeepsTheView}, {"BotActionsAreLegalAndSeeded", botActionsAreLegalAndSeeded},
@@ -283,8 +285,22 @@ func float32MatchesUint8(t *testing.T, c Case) {
 // hiddenInformation: for every seat, redealing what that seat cannot see
 // leaves its view byte-identical, and does redeal something; the seat to
 // play's view is the observation served.
-func hiddenInformation(t *testing.T, c Case) {
-	v := makeVector(t, c, 11, nil)
+func hiddenInformation(t *testing.T, c Case) { hiddenInformationWith(t, c, nil) }
+
+// hiddenInformationInFeatures is hiddenInformation with the block of
+// derived values on (option features: derived), in envs that have one: it
+// is worked out from what the seat sees and must hide what that hides.
+func hiddenInformationInFeatures(t *testing.T, c Case) {
+	options, err := env.Describe(c.ID)
+	require.NoError(t, err)
+	if !slices.ContainsFunc(options, func(o env.OptionSpec) bool { return o.Name == "features" }) {
+		t.Skip("the env has no features block")
+	}
+	hiddenInformationWith(t, c, env.Options{"features": "derived"})
+}
+
+func hiddenInformationWith(t *testing.T, c Case, extra env.Options) {
+	v := makeVector(t, c, 11, extra)
 	size := v.Spec.ObsSize()
 	changed := 0
 	play(t, v, c.Steps/4, 6, func(step int, _ []int32) {

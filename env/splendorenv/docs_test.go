@@ -2,25 +2,16 @@ package splendorenv
 
 import (
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 
+	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/stretchr/testify/require"
 )
 
 // The spec page is what users read: its label table and offsets must match
 // the code.
 func TestSpecPageMatchesTheCode(t *testing.T) {
-	page, err := os.ReadFile("../../docs/envs/splendor.md")
-	require.NoError(t, err)
-	doc := string(page)
-	for i := 0; i < splendor.NumActions; i++ {
-		row := fmt.Sprintf("| %d | `%s` |", i, splendor.Label(i))
-		require.Contains(t, doc, row)
-	}
-	for _, row := range []string{
+	envtest.SpecPage(t, "../../docs/envs/splendor.md", splendor.NumActions, splendor.Label,
 		fmt.Sprintf("shape `[%d]`", ObsSize),
 		fmt.Sprintf("| %d | %d | phase, one-hot", offPhase, numPhases),
 		fmt.Sprintf("| %d | 1 | seat to play", offToPlay),
@@ -35,7 +26,15 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 		fmt.Sprintf("`%s` / %d", ID, Version),
 		fmt.Sprintf("| Actions | %d,", splendor.NumActions),
 		fmt.Sprintf("| %d | ", Version), // its version-history line
-	} {
-		require.True(t, strings.Contains(doc, row), "spec page lacks %q", row)
-	}
+		// features: derived
+		fmt.Sprintf("| %d | %d | 4 **seat features** blocks", ObsSize, FeaturesSize),
+		fmt.Sprintf("shape `[%d]`", ObsSize+FeaturesSize),
+		fmt.Sprintf("A **seat features** block (%d values)", featSeatSize),
+		fmt.Sprintf("| %d | %d | 12 **short** blocks for the market", featMarket, 12*shortSize),
+		fmt.Sprintf("| %d | %d | 3 **short** blocks for the seat's own reserved", featReserved, 3*shortSize),
+		fmt.Sprintf("| %d | %d | 5 **noble short** blocks", featNobles, splendor.MaxNobles*nobleShortSize),
+		fmt.Sprintf("| %d | 1 | points still needed", featPoints),
+		fmt.Sprintf("A **short** block (%d values)", shortSize),
+		fmt.Sprintf("A **noble short** block (%d values)", nobleShortSize),
+	)
 }

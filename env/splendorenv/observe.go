@@ -2,6 +2,7 @@ package splendorenv
 
 import (
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/turnbased"
 )
 
 // The observation is ObsSize small integers from the point of view of one
@@ -82,7 +83,7 @@ func writeTurn(obs []uint8, s *splendor.State, me, toPlay int) {
 	if s.Phase < numPhases {
 		obs[offPhase+int(s.Phase)] = 1
 	}
-	obs[offFinal] = b2u(s.FinalRound)
+	obs[offFinal] = turnbased.Flag(s.FinalRound)
 	obs[offRound] = uint8(min(s.Turn/uint32(n), 255))
 	obs[offPasses] = s.Passes
 	obs[offPlayers] = s.NumPlayers
@@ -120,22 +121,8 @@ func writeSeat(o []uint8, p *splendor.Player, mine bool) {
 	o[seatNobles] = uint8(p.Nobles.Len())
 	o[seatReserved] = p.NumReserved
 	for r := 0; r < int(p.NumReserved); r++ {
-		h := o[seatHand+r*reservedSize:]
 		c := p.Reserved[r]
 		hidden := p.Blind&(1<<r) != 0 && !mine
-		if hidden {
-			h[0] = 1
-		} else {
-			copy(h, cardFeatures[c][:])
-		}
-		h[cardSize] = b2u(hidden)
-		h[cardSize+1] = c.Info().Level + 1
+		turnbased.WriteReserve(o[seatHand+r*reservedSize:], cardFeatures[c][:], c.Info().Level+1, hidden)
 	}
-}
-
-func b2u(b bool) uint8 {
-	if b {
-		return 1
-	}
-	return 0
 }

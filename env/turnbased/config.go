@@ -38,6 +38,7 @@ type config struct {
 	maxRounds int
 	reward    string
 	choose    bool // the payment option (Game.Payment)
+	features  bool // observations end with the game's Features block
 }
 
 func (g *Game[S, G]) readConfig(o *env.OptionReader) config {
@@ -52,5 +53,6 @@ func (g *Game[S, G]) readConfig(o *env.OptionReader) config {
 	if g.Payment != nil {
 		c.choose = o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
 	}
+	c.features = g.readFeatures(o)
 	return c
 }

@@ -128,7 +128,7 @@ func (e *Env[S, G]) Rewards(r []float32) { copy(r, e.rewards[:e.c.players]) }
 func (e *Env[S, G]) Report(obs, mask []uint8, rewards []float32) (toPlay int, terminated, truncated bool) {
 	toPlay = e.ToPlay()
 	if obs != nil {
-		e.rules().Observe(obs, toPlay, toPlay)
+		e.observe(obs, toPlay, toPlay)
 	}
 	e.Mask(mask)
 	if rewards != nil {
@@ -142,7 +142,7 @@ func (e *Env[S, G]) Report(obs, mask []uint8, rewards []float32) (toPlay int, te
 func (e *Env[S, G]) Observe(obs []uint8) { e.ObserveSeat(e.ToPlay(), obs) }
 
 // ObserveSeat writes the table as seat me sees it.
-func (e *Env[S, G]) ObserveSeat(me int, obs []uint8) { e.rules().Observe(obs, me, e.ToPlay()) }
+func (e *Env[S, G]) ObserveSeat(me int, obs []uint8) { e.observe(obs, me, e.ToPlay()) }
 
 // Resample redeals what the seat to play cannot see.
 func (e *Env[S, G]) Resample(seed uint64) { e.ResampleSeat(e.ToPlay(), seed) }

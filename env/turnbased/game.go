@@ -63,6 +63,9 @@ type Game[S any, G Rules[S]] struct {
 	Parse func(text string) (S, error)
 	// Components describes the printed components for viewers (optional).
 	Components func() any
+	// Features is the block of derived values that the "features" option
+	// appends to the observation (optional: nil, the option is not read).
+	Features *Features[S]
 
 	bots   bots.Bots[S, G]   // the built-in bots, their search trees shared by every env
 	guides bots.Guides[S, G] // guided searches (guided.go), their trees shared likewise
@@ -97,6 +100,6 @@ func (g *Game[S, G]) spec(c config) env.Spec {
 	if c.reward == RewardScoreDiff {
 		bound += g.MaxShaping
 	}
-	return env.Spec{ID: g.ID, Version: g.Version, ObsShape: []int{g.ObsSize}, NumActions: g.NumActions,
+	return env.Spec{ID: g.ID, Version: g.Version, ObsShape: []int{g.obsSize(c)}, NumActions: g.NumActions,
 		ActionLabels: labels, Players: c.players, Mode: c.mode, RewardRange: [2]float32{-bound, bound}}
 }
