@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/splendor-rl/splendor/env/duel"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -20,7 +21,10 @@ func (gm *game) Greedy(r *rng.Rand) int {
 	p := &s.Players[s.Seat]
 	g := greedy{s: s, p: p, opp: &s.Players[1-s.Seat]}
 	g.goal = g.target()
-	g.need = g.shortfall(g.goal)
+	if g.goal != duel.NoCard {
+		cost := g.goal.Info().Cost
+		turnbased.Lacking(g.need[:], cost[:], g.p.Tokens[:], g.p.Bonus[:]) // the tokens it saves for
+	}
 	best, bestScore, ties := -1, 0, 0
 	for w, word := range legal {
 		for ; word != 0; word &= word - 1 {
@@ -166,50 +170,14 @@ func (g *greedy) wanted(kind duel.Gem) int {
 // target is the card, in the pyramid or reserved, with the best value per
 // missing token.
 func (g *greedy) target() duel.Card {
-	best, bestValue := duel.NoCard, -1
-	for _, c := range g.s.Pyramid {
-		best, bestValue = g.better(c, best, bestValue)
-	}
-	for _, c := range g.p.Reserved[:g.p.NumReserved] {
-		best, bestValue = g.better(c, best, bestValue)
-	}
-	return best
+	return turnbased.Target(duel.NoCard, g.p.Tokens[duel.Gold], g.worth, g.s.Pyramid[:], g.p.Reserved[:g.p.NumReserved])
 }
 
-// better is card c if it is worth more than best (worth bestValue).
-func (g *greedy) better(c, best duel.Card, bestValue int) (duel.Card, int) {
-	if c == duel.NoCard {
-		return best, bestValue
-	}
-	worth := g.cardValue(c)
-	if worth <= bestValue { // value = worth / (1 + missing) cannot beat best: skip the count
-		return best, bestValue
-	}
-	missing := 0
-	for _, n := range g.shortfall(c) {
-		missing += n
-	}
-	missing = max(missing-int(g.p.Tokens[duel.Gold]), 0)
-	if value := worth / (1 + missing); value > bestValue {
-		return c, value
-	}
-	return best, bestValue
-}
-
-func (g *greedy) shortfall(c duel.Card) [duel.NumCostKinds]int {
+// worth is card c's value to the seat and the tokens it lacks.
+func (g *greedy) worth(c duel.Card) (value, lacking int) {
 	var need [duel.NumCostKinds]int
-	if c == duel.NoCard {
-		return need
-	}
 	cost := c.Info().Cost
-	for k := range need {
-		have := int(g.p.Tokens[k])
-		if k < duel.NumColours {
-			have += int(g.p.Bonus[k])
-		}
-		need[k] = max(int(cost[k])-have, 0)
-	}
-	return need
+	return g.cardValue(c), turnbased.Lacking(need[:], cost[:], g.p.Tokens[:], g.p.Bonus[:])
 }
 
 func b2i(b bool) int {

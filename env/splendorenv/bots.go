@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/splendor-rl/splendor/env/splendor"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -34,7 +35,10 @@ func (gm *game) Greedy(r *rng.Rand) int {
 			g.help[c] += b2i(g.p.Bonus[c] < needs[c])
 		}
 	}
-	g.need = g.shortfall(g.target())
+	if c := g.target(); c != splendor.NoCard {
+		cost := c.Info().Cost
+		turnbased.Lacking(g.need[:], cost[:], g.p.Tokens[:], g.p.Bonus[:]) // the tokens it saves for
+	}
 	best, bestScore, ties := -1, 0, 0
 	for w, word := range legal {
 		for ; word != 0; word &= word - 1 {
@@ -113,51 +117,18 @@ func (g *greedy) takeValue(a splendor.Action) int {
 // target is the card, face-up or reserved, with the best points per missing
 // gem: the one the greedy bot saves for.
 func (g *greedy) target() splendor.Card {
-	best, bestValue := splendor.NoCard, -1
-	for l := range g.s.Market {
-		for _, c := range g.s.Market[l] {
-			best, bestValue = g.better(c, best, bestValue)
-		}
-	}
-	for _, c := range g.p.Reserved[:g.p.NumReserved] {
-		best, bestValue = g.better(c, best, bestValue)
-	}
-	return best
+	m := &g.s.Market
+	return turnbased.Target(splendor.NoCard, g.p.Tokens[splendor.Gold], g.worth, m[0][:], m[1][:], m[2][:],
+		g.p.Reserved[:g.p.NumReserved])
 }
 
-// better is card c if it is worth more than best (worth bestValue).
-func (g *greedy) better(c, best splendor.Card, bestValue int) (splendor.Card, int) {
-	if c == splendor.NoCard {
-		return best, bestValue
-	}
+// worth is card c's worth to the seat (its points, its bonus towards
+// nobles) and the tokens it lacks.
+func (g *greedy) worth(c splendor.Card) (value, lacking int) {
 	info := c.Info()
-	worth := 30*int(info.Points) + 10*g.help[info.Bonus] + 10
-	if worth <= bestValue { // value = worth / (1 + missing) cannot beat best: skip the count
-		return best, bestValue
-	}
-	missing := 0
-	for _, n := range g.shortfall(c) {
-		missing += n
-	}
-	missing = max(missing-int(g.p.Tokens[splendor.Gold]), 0)
-	if value := worth / (1 + missing); value > bestValue {
-		return c, value
-	}
-	return best, bestValue
-}
-
-// shortfall is, per colour, how many more tokens card c needs beyond the
-// seat's bonuses and tokens (all zero for NoCard).
-func (g *greedy) shortfall(c splendor.Card) [splendor.NumColours]int {
 	var need [splendor.NumColours]int
-	if c == splendor.NoCard {
-		return need
-	}
-	cost := c.Info().Cost
-	for k := range need {
-		need[k] = max(int(cost[k])-int(g.p.Bonus[k])-int(g.p.Tokens[k]), 0)
-	}
-	return need
+	return 30*int(info.Points) + 10*g.help[info.Bonus] + 10,
+		turnbased.Lacking(need[:], info.Cost[:], g.p.Tokens[:], g.p.Bonus[:])
 }
 
 func b2i(b bool) int {
