@@ -69,7 +69,6 @@ func init() {
 // engine's, whatever the env serves (toPlay).
 func (g *game) Observe(obs []uint8, me, _ int) {
 	obs = obs[:ObsSize]
-	clear(obs)
 	s := g.state()
 	if s.Phase < duel.PhaseOver {
 		obs[offPhase+int(s.Phase)] = 1

@@ -59,7 +59,6 @@ func init() {
 // comes first, others' blind reserves hidden.
 func (g *game) Observe(obs []uint8, me, toPlay int) {
 	obs = obs[:ObsSize]
-	clear(obs)
 	s := g.state()
 	n := int(s.NumPlayers)
 	writeTurn(obs, s, me, toPlay)

@@ -42,6 +42,7 @@ func (g *Game[S, G]) obsSize(c config) int {
 // derived values when the env serves it (one call of a func value per
 // observation, not per value).
 func (g *Game[S, G]) observe(features bool, obs []uint8, s *S, me, toPlay int) {
+	clear(obs[:g.ObsSize])
 	G(s).Observe(obs, me, toPlay)
 	if features {
 		g.Features.Write(obs[g.ObsSize:g.ObsSize+g.Features.Size], s, me)

@@ -24,8 +24,8 @@ type Rules[S any] interface {
 	Points(seat int) int
 	// Turns is the number of completed turns, for the turn limit.
 	Turns() uint32
-	// Observe writes the table as seat me sees it, toPlay being the seat
-	// whose decision the env expects (Env.ToPlay).
+	// Observe writes the table as seat me sees it into obs, zero, toPlay
+	// being the seat whose decision the env expects (Env.ToPlay).
 	Observe(obs []uint8, me, toPlay int)
 	// View is the table as viewer (a seat, or tableview.Referee) sees it,
 	// with the episode's fields, in the JSON schema of docs/trace.md, and

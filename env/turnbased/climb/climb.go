@@ -127,7 +127,6 @@ func (s *State) hidden(seat int) (slots []*uint8) {
 
 func (s *State) Observe(obs []uint8, me, toPlay int) {
 	n := int(s.Players)
-	clear(obs[:obsSize])
 	obs[0], obs[1], obs[2], obs[3], obs[4] = uint8((toPlay-me+n)%n), s.Last, s.DeckSize, s.Hands[me][0], s.Hands[me][1]
 	for k := range n {
 		p := (me + k) % n
