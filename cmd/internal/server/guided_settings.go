@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/splendor-rl/splendor/env/bots"
 )
@@ -57,15 +58,20 @@ func setNumber(set *bots.GuidedSettings, key string, x float64) error {
 		set.LeavesPerEnv, err = whole(1, MaxLeavesPerEnv)
 	case "max_num_considered_actions":
 		set.MaxNumConsideredActions, err = whole(1, 1024)
-	case "pb_c_init", "gumbel_scale", "value_scale":
-		err = in(0, 1e6)
-		*map[string]*float64{"pb_c_init": &set.PbCInit, "gumbel_scale": &set.GumbelScale, "value_scale": &set.ValueScale}[key] = x
-	case "pb_c_base", "maxvisit_init", "dirichlet_alpha":
-		err = in(1e-6, 1e9)
-		*map[string]*float64{"pb_c_base": &set.PbCBase, "maxvisit_init": &set.MaxvisitInit, "dirichlet_alpha": &set.DirichletAlpha}[key] = x
+	case "pb_c_init":
+		set.PbCInit, err = x, in(0, 1e6)
+	case "gumbel_scale":
+		set.GumbelScale, err = x, in(0, 1e6)
+	case "value_scale":
+		set.ValueScale, err = x, in(0, 1e6)
+	case "pb_c_base":
+		set.PbCBase, err = x, in(1e-6, 1e9)
+	case "maxvisit_init":
+		set.MaxvisitInit, err = x, in(1e-6, 1e9)
+	case "dirichlet_alpha":
+		set.DirichletAlpha, err = x, in(1e-6, 1e9)
 	case "dirichlet_fraction":
-		err = in(0, 1)
-		set.DirichletFraction = x
+		set.DirichletFraction, err = x, in(0, 1)
 	default:
 		err = fmt.Errorf("unknown setting %q (known: algorithm, simulations, leaves_per_env, playouts, pb_c_init, "+
 			"pb_c_base, dirichlet_alpha, dirichlet_fraction, max_num_considered_actions, gumbel_scale, maxvisit_init, value_scale)", key)
@@ -73,29 +79,16 @@ func setNumber(set *bots.GuidedSettings, key string, x float64) error {
 	return err
 }
 
-// number is a msgpack number as a float64.
+// number is a msgpack number as a float64 (the decoder picks the
+// narrowest type of each).
 func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case float64:
-		return x, true
+	switch n := reflect.ValueOf(v); n.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(n.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(n.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return n.Float(), true
 	}
 	return 0, false
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
@@ -109,8 +111,8 @@ func searchSeeds(req *wire.Request) (uint64, []uint64) {
 // guidedSettings reads a search's settings over bots.DefaultGuided.
 func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
 	set := bots.DefaultGuided
-	for key, value := range m {
-		if err := setGuided(&set, key, value); err != nil {
+	for _, key := range slices.Sorted(maps.Keys(m)) { // the same error for the same request
+		if err := setGuided(&set, key, m[key]); err != nil {
 			return set, err
 		}
 	}
