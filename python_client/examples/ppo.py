@@ -77,6 +77,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--reward", choices=["terminal", "score_diff"], default="terminal")
     p.add_argument("--opponent", choices=["random", "greedy"], default="random", help="the bots' kind")
     p.add_argument("--players", type=int, default=2)
+    p.add_argument("--features", choices=["none", "derived"], default="none",
+                   help="append the derived features block to the observation (docs/envs/<env>.md)")
     p.add_argument("--eval-every", type=int, default=262_144, help="env steps between evaluations (0: never), a "
                    "multiple of a rollout")
     p.add_argument("--eval-games", type=int, default=200)
@@ -154,7 +156,8 @@ def main(argv=None) -> int:
     # that ends an episode returns the next episode's first observation, so every stored transition is a real
     # decision and `dones` marks where the GAE recursion stops.
     envs = splendor_rl.make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
-                                bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step")
+                                bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step",
+                                features=args.features)
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
     model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation)
@@ -179,7 +182,7 @@ def main(argv=None) -> int:
     def evaluate(step: int, minutes: float, recent: deque) -> float:
         result = play(lambda o, m, g: model.greedy(o, m), args.eval_games, seed=args.eval_seed,
                       opponent=args.opponent, players=args.players, num_envs=min(64, args.eval_games),
-                      url=args.url, env_id=args.env)
+                      url=args.url, env_id=args.env, features=args.features)
         lo, hi = wilson(result.wins, result.games)
         train = np.mean(recent) if recent else float("nan")
         tqdm.write(f"step {step:>9,} {minutes:5.1f} min | train win {100 * train:5.1f}% (last {len(recent)}) | "

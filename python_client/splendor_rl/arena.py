@@ -325,9 +325,12 @@ def run_key(args: argparse.Namespace, entrants: Sequence[Entrant]) -> dict:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from tqdm import tqdm
+    try:  # the arena's own dependencies are an extra: the base install stays small
+        from tqdm import tqdm
 
-    from .arena_report import build_report, summary, write_files
+        from .arena_report import build_report, summary, write_files
+    except ModuleNotFoundError as e:
+        sys.exit(f"python -m splendor_rl.arena: needs {e.name}: pip install 'splendor_rl[arena]'")
 
     args, entrants = parse_args(argv)
     load_policies(entrants, args)

@@ -134,7 +134,10 @@ def test_tools_run_as_modules(user):
     assert "wins" in user.run("python", "-m", "splendor_rl.evaluate", "--games", "8", "--num-envs", "8")
     # bench also runs splendorctl, found beside the server in the package.
     assert "inproc" in user.run("python", "-m", "splendor_rl.bench", "--seconds", "0.05")
-    # The arena rates with openskill and reports with matplotlib: its extra.
+    # The arena rates with openskill and reports with matplotlib: its extra, which it names when missing.
+    done = subprocess.run(["python", "-m", "splendor_rl.arena", "--entrant", "random", "greedy"], cwd=user.home,
+                          env=user.env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stderr.strip().endswith("pip install 'splendor_rl[arena]'"), done.stderr
     user.run("python", "-m", "pip", "install", "-q", f"splendor_rl[arena] @ {user.wheel.as_uri()}")
     assert "greedy" in user.run("python", "-m", "splendor_rl.arena", "--entrant", "random", "greedy",
                                 "--deals", "1", "--no-progress")
