@@ -29,6 +29,14 @@ const (
 // search grows by at most one node per legal action of each leaf.
 const GuidedNodeBytes = 28
 
+// GuidedBytes bounds the memory of one guided search of sims simulations in
+// a game of actions actions: per simulation, a node for each action of the
+// leaf it evaluates (twice over: slices grow by doubling), its halving count
+// and its share of the paths; per search, the root's noise and scores.
+func GuidedBytes(sims, actions int) int64 {
+	return int64(sims+1)*int64(2*actions*GuidedNodeBytes+4+3*8) + int64(2*actions*8) + 16<<10
+}
+
 // addChild adds a child of at for action with prior.
 func (m *guided[S, G]) addChild(at int32, action int, prior float32) {
 	i := int32(len(m.nodes))

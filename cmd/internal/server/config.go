@@ -35,6 +35,11 @@ type Config struct {
 	// a batch whose vs-bots seats search (checked when it is made). Over it
 	// is limit_exceeded, so that no request holds the cores for minutes.
 	MaxSearchIterations int64
+	// MaxSearchMemory bounds the bytes the guided searches waiting for
+	// their evaluations may hold, all connections together
+	// (bots.GuidedBytes per env, reserved by search until it ends); a
+	// search past it is refused with limit_exceeded.
+	MaxSearchMemory int64
 	// IdleTimeout closes a connection that sent no request for this long even
 	// though it answers pings, so that forgotten clients free their envs
 	// (0: never; dead peers are found by pings).

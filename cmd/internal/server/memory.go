@@ -5,6 +5,7 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/bitset"
 )
 
 // What the server holds, and the limits that bound it (configs/server.yaml
@@ -12,9 +13,10 @@ import (
 //
 //	per connection, reserved when it is admitted: connectionBytes
 //	per env, reserved by make until its close reply is sent: envBytes
-//	per search slot: one bot search's tree (bots.TreeBytes)
-//	worst case = max_connections × connectionBytes + search slots × bots.TreeBytes
-//	             + max_envs_total × the largest envBytes
+//	per search slot: one bot search's tree (searchTreeBytes)
+//	guided searches waiting for evaluations: max_search_memory at most
+//	worst case = max_connections × connectionBytes + search slots × searchTreeBytes
+//	             + max_search_memory + max_envs_total × the largest envBytes
 //
 // Searches run in the pool's search slots (search_slots: by default one
 // fewer than the workers), each holding one tree, whatever the connections.
@@ -90,7 +92,14 @@ func (b *budget) give(n int64) { b.used.Add(-n) }
 // heaviest kind (HeaviestEnvBytes).
 func WorstCaseMemory(cfg Config) int64 {
 	return int64(cfg.MaxConnections)*connectionBytes(cfg.MaxMessageBytes) +
-		int64(cfg.searchSlots())*bots.TreeBytes + int64(cfg.MaxEnvsTotal)*HeaviestEnvBytes()
+		int64(cfg.searchSlots())*searchTreeBytes() + cfg.MaxSearchMemory + int64(cfg.MaxEnvsTotal)*HeaviestEnvBytes()
+}
+
+// searchTreeBytes bounds the tree of one search a bot runs in a search
+// slot: mcts, or a guided search on playouts (gumbel, puct) of the largest
+// action table.
+func searchTreeBytes() int64 {
+	return max(bots.TreeBytes, bots.GuidedBytes(bots.MaxSimulations, bitset.MaxActions))
 }
 
 // HeaviestEnvBytes is envBytes of the heaviest env any client can make: of

@@ -19,6 +19,7 @@ type batch struct {
 	replyBytes int64 // bytes of one reset or step reply
 	reply      *wire.BatchReply
 	guided     *env.GuidedBatch // a search waiting for evaluations (ops_guided.go)
+	searchMem  int64            // bytes its guided search holds of the server's budgets
 }
 
 // replyTo is the batch's reset or step reply: built once, since its tensors
@@ -250,9 +251,7 @@ func (c *conn) close(req *wire.Request) (any, *wire.Error) {
 func (c *conn) closeBatch(handle uint64) func() {
 	b := c.batches[handle]
 	delete(c.batches, handle)
-	if b.guided != nil {
-		b.guided.Close()
-	}
+	c.endSearch(b)
 	return func() {
 		n := int64(b.v.Len())
 		c.envs.Add(-n)

@@ -37,19 +37,48 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		return nil, wire.Errorf(wire.CodeLimit, "an evaluate of %d leaves would be %d bytes, more than max_message_bytes %d: search fewer envs at a time",
 			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
 	}
+	c.endSearch(b) // a new search replaces the batch's
+	if werr := c.reserveSearch(b, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions)); werr != nil {
+		return nil, werr
+	}
 	if set.Playouts {
 		c.readAhead(b, req.Handle) // a close or a disconnect stops it
 	}
 	seed, seeds := searchSeeds(req)
+	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
+	if err != nil {
+		c.endSearch(b)
+		return nil, envError(err)
+	}
+	b.guided = g
+	return c.searchReply(b, req.ID), nil
+}
+
+// reserveSearch takes what a guided search of b may hold (bots.GuidedBytes
+// per env) from max_search_memory and max_memory, until it ends.
+func (c *conn) reserveSearch(b *batch, bytes int64) *wire.Error {
+	if !c.s.searchMemory.take(bytes) {
+		return wire.Errorf(wire.CodeLimit, "a search of these envs may hold %d MiB, more than max_search_memory has left (%d of %d MiB in use): search fewer envs at a time or with fewer simulations",
+			bytes>>20, c.s.searchMemory.used.Load()>>20, c.s.searchMemory.limit>>20)
+	}
+	if !c.s.memory.take(bytes) {
+		c.s.searchMemory.give(bytes)
+		return wire.Errorf(wire.CodeLimit, "a search of these envs may hold %d MiB, more than max_memory has left: search fewer envs at a time or with fewer simulations",
+			bytes>>20)
+	}
+	b.searchMem = bytes
+	return nil
+}
+
+// endSearch ends b's guided search, if any, and gives back its memory.
+func (c *conn) endSearch(b *batch) {
 	if b.guided != nil {
 		b.guided.Close()
 		b.guided = nil
 	}
-	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
-	if err != nil {
-		return nil, envError(err)
-	}
-	return searchReply(b, g, req.ID), nil
+	c.s.searchMemory.give(b.searchMem)
+	c.s.memory.give(b.searchMem)
+	b.searchMem = 0
 }
 
 func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
@@ -73,12 +102,13 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 	if err := g.Evaluate(priors, values); err != nil {
 		return nil, envError(err)
 	}
-	return searchReply(b, g, req.ID), nil
+	return c.searchReply(b, req.ID), nil
 }
 
 // searchReply is the next leaves, or the results once the search is done
 // (and then the search is gone).
-func searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
+func (c *conn) searchReply(b *batch, id uint64) *wire.SearchReply {
+	g := b.guided
 	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, len(g.LeafObs)/max(len(g.LeafEnvs), 1)
 	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
 		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
@@ -86,13 +116,12 @@ func searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
 		r.Obs = wire.Float32Tensor(g.LeafObsF32, l, obs)
 	}
 	if !r.Done {
-		b.guided = g
 		return r
 	}
 	k := len(g.Action)
 	policy, value, action := wire.Float32Tensor(g.Policy, k, na), wire.Float32Tensor(g.Value, k), wire.Int32Tensor(g.Action, k)
 	r.Policy, r.Value, r.Action = &policy, &value, &action
-	b.guided = nil
+	c.endSearch(b)
 	return r
 }
 

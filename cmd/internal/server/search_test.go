@@ -7,6 +7,8 @@ import (
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/env/splendor"
 	"github.com/stretchr/testify/require"
 )
 
@@ -64,7 +66,7 @@ func float32s(t wire.Tensor) []float32 {
 // A guided search over the wire: leaves until done, bad evaluations refused
 // with bad_evaluation and then answered, evaluate without a search refused.
 func TestGuidedSearchOverTheWire(t *testing.T) {
-	_, url := start(t, testConfig())
+	srv, url := start(t, testConfig())
 	c := dial(t, url)
 	made, _ := makeBatch(t, c, 3, nil)
 	var r wire.SearchReply
@@ -91,8 +93,34 @@ func TestGuidedSearchOverTheWire(t *testing.T) {
 	}
 	require.Equal(t, []int{3, na}, r.Policy.Shape)
 	require.Equal(t, []int{3}, r.Action.Shape)
+	require.Zero(t, srv.searchMemory.used.Load(), "a search that ended holds nothing")
 	requireCode(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle,
 		Settings: map[string]any{"simulations": 0}}, &r), wire.CodeBadOption)
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// Guided searches waiting for evaluations hold their trees' bound of
+// max_search_memory: one that would pass it is refused with
+// limit_exceeded, and a search's memory comes back when its batch closes
+// (or when it ends, or another replaces it).
+func TestGuidedSearchesShareMaxSearchMemory(t *testing.T) {
+	cfg := testConfig()
+	perSearch := 3 * bots.GuidedBytes(64, splendor.NumActions)
+	cfg.MaxSearchMemory = perSearch + perSearch/2
+	srv, url := start(t, cfg)
+	c := dial(t, url)
+	a, _ := makeBatch(t, c, 3, nil)
+	b, _ := makeBatch(t, c, 3, nil)
+	search := func(handle uint64) error {
+		return c.Call(wire.Request{Op: wire.OpSearch, Handle: handle, Seed: seed(1),
+			Settings: map[string]any{"simulations": 64}}, &wire.SearchReply{})
+	}
+	require.NoError(t, search(a.Handle))
+	require.Equal(t, perSearch, srv.searchMemory.used.Load())
+	require.NoError(t, search(a.Handle), "a new search replaces the batch's own")
+	requireCode(t, search(b.Handle), wire.CodeLimit)
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpClose, Handle: a.Handle}, &wire.CloseReply{}))
+	require.NoError(t, search(b.Handle))
+	require.Equal(t, perSearch, srv.searchMemory.used.Load())
+}

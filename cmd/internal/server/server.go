@@ -23,7 +23,10 @@ type Server struct {
 	metrics  *metrics
 	envs     budget // envs made and not yet closed, all connections
 	memory   budget // bytes committed (memory.go)
-	connCost int64  // what one connection commits
+	// searchMemory is the bytes guided searches hold between round trips
+	// (max_search_memory), part of memory too.
+	searchMemory budget
+	connCost     int64 // what one connection commits
 	// envOptions describes each env's options for hello (fixed once the
 	// envs are registered).
 	envOptions map[string][]wire.OptionSpec
@@ -49,7 +52,8 @@ func New(cfg Config) *Server {
 	pool.SetSearchSlots(cfg.SearchSlots)
 	s := &Server{cfg: cfg, pool: pool, conns: map[*conn]struct{}{},
 		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
-		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions(), grace: strangerGrace}
+		searchMemory: budget{limit: cfg.MaxSearchMemory},
+		connCost:     connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions(), grace: strangerGrace}
 	s.slotFreed = sync.NewCond(&s.mu)
 	s.metrics = newMetrics(s)
 	// WriteMessage sends a reply as one frame whatever its size: the part that
