@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/notation"
 )
 
@@ -201,4 +202,13 @@ func royalLabel(r Royal) string {
 		label += " " + a.String()
 	}
 	return label
+}
+
+// WriteMask writes Legal as NumActions bytes, 1 for each legal action: the
+// env's mask, written with a constant length so that the loop has no
+// bounds checks.
+func (s *State) WriteMask(mask []uint8) {
+	var m ActionSet
+	s.Legal(&m)
+	bitset.WriteBytes(mask[:NumActions], m[:])
 }

@@ -124,8 +124,12 @@ func (s *State) Seats() int { return NumPlayers }
 // Points is seat's prestige.
 func (s *State) Points(seat int) int { return int(s.Players[seat].Points) }
 
-// Turns is the number of turns completed since the start.
-func (s *State) Turns() uint32 { return s.Turn }
+// Progress is where the game stands: the seat to act, the turns completed
+// since the start, and whether it is over (one call for a generic caller,
+// to which each call is an indirect one).
+func (s *State) Progress() (toPlay int, turns uint32, over bool) {
+	return int(s.Seat), s.Turn, s.Phase == PhaseOver
+}
 
 // New deals a game from seed: the decks are shuffled and the board is filled
 // from the bag by a SplitMix64 stream, so the same seed deals the same game

@@ -63,7 +63,11 @@ func CountPaymentChoices[S any, G turnbased.Rules[S]](t *testing.T, g *turnbased
 			seats[i] = NewBot[S, G](kind, turnbased.BotSeed(seed, i))
 		}
 		before := n.Choices
-		for !G(&s).Over() && G(&s).Turns() < uint32(2*turnbased.DefaultMaxRounds*players) {
+		cut := func() bool { // over, or past twice the default turn limit
+			_, turns, over := G(&s).Progress()
+			return over || turns >= uint32(2*turnbased.DefaultMaxRounds*players)
+		}
+		for !cut() {
 			a := seats[G(&s).ToPlay()].Act(&s)
 			require.NoError(t, G(&s).Apply(a))
 			if buy(a) {

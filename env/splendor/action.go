@@ -3,6 +3,7 @@ package splendor
 import (
 	"fmt"
 
+	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/notation"
 )
 
@@ -154,3 +155,12 @@ func ParseAction(label string) (int, error) {
 func (a Action) Index() (i int, ok bool) { return notation.IndexOf(actionTable[:], a) }
 
 func (a Action) String() string { return notation.Spell(actionTable[:], labelTable[:], a) }
+
+// WriteMask writes Legal as NumActions bytes, 1 for each legal action: the
+// env's mask, written with a constant length so that the loop has no
+// bounds checks.
+func (s *State) WriteMask(mask []uint8) {
+	var m ActionSet
+	s.Legal(&m)
+	bitset.WriteBytes(mask[:NumActions], m[:])
+}

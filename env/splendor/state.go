@@ -101,8 +101,12 @@ func (s *State) Seats() int { return int(s.NumPlayers) }
 // Points is seat's prestige.
 func (s *State) Points(seat int) int { return int(s.Players[seat].Points) }
 
-// Turns is the number of turns completed since the start.
-func (s *State) Turns() uint32 { return s.Turn }
+// Progress is where the game stands: the seat to act, the turns completed
+// since the start, and whether it is over (one call for a generic caller,
+// to which each call is an indirect one).
+func (s *State) Progress() (toPlay int, turns uint32, over bool) {
+	return int(s.Seat), s.Turn, s.Phase == PhaseOver
+}
 
 // setup lists, per player count, gem tokens per colour and nobles revealed.
 var setup = [MaxPlayers + 1]struct{ gems, nobles uint8 }{

@@ -6,7 +6,6 @@ import (
 
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
-	"github.com/splendor-rl/splendor/internal/bitset"
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
@@ -79,8 +78,9 @@ func (e *Env[S, G]) apply(action int) error {
 	if err := g.Apply(action); err != nil {
 		return err
 	}
-	e.sync()
-	e.seats.Played(seat, g.Turns(), e.over)
+	var turns uint32
+	e.toPlay, turns, e.over = g.Progress()
+	e.seats.Played(seat, turns, e.over)
 	return nil
 }
 
@@ -117,8 +117,7 @@ func (e *Env[S, G]) Mask(mask []uint8) {
 		clear(mask)
 		return
 	}
-	legal := e.rules().LegalSet()
-	bitset.WriteBytes(mask, legal[:])
+	e.rules().WriteMask(mask)
 }
 
 // Rewards writes each seat's reward for the last step.

@@ -22,8 +22,11 @@ type Rules[S any] interface {
 	bots.Game[S] // a game over with no winner was blocked: nobody could ever act again
 	// Points is seat's prestige, for score_diff shaping.
 	Points(seat int) int
-	// Turns is the number of completed turns, for the turn limit.
-	Turns() uint32
+	// Progress is the seat to play, the turns completed (for the turn
+	// limit) and whether the game is over, in one call.
+	Progress() (toPlay int, turns uint32, over bool)
+	// WriteMask writes the legal actions as 0/1 bytes (LegalSet as a mask).
+	WriteMask(mask []uint8)
 	// Observe writes the table as seat me sees it into obs, zero, toPlay
 	// being the seat whose decision the env expects (Env.ToPlay).
 	Observe(obs []uint8, me, toPlay int)

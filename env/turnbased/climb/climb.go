@@ -56,11 +56,11 @@ func (s *State) draw() (c uint8) {
 	return c
 }
 
-func (s *State) ToPlay() int         { return int(s.Seat) }
-func (s *State) Seats() int          { return int(s.Players) }
-func (s *State) Points(seat int) int { return int(s.Scores[seat]) }
-func (s *State) Turns() uint32       { return s.Turn }
-func (s *State) Over() bool          { return s.Hands == [3][hand]uint8{} }
+func (s *State) ToPlay() int                   { return int(s.Seat) }
+func (s *State) Seats() int                    { return int(s.Players) }
+func (s *State) Points(seat int) int           { return int(s.Scores[seat]) }
+func (s *State) Progress() (int, uint32, bool) { return int(s.Seat), s.Turn, s.Over() }
+func (s *State) Over() bool                    { return s.Hands == [3][hand]uint8{} }
 
 func (s *State) Winners() (w uint8) {
 	best := slices.Max(s.Scores[:s.Players])
@@ -75,6 +75,10 @@ func (s *State) Winners() (w uint8) {
 func (s *State) LegalSet() bots.Actions {
 	h := s.Hands[s.Seat]
 	return bots.Actions{uint64(min(h[0], 1)) | uint64(min(h[1], 1))<<1}
+}
+
+func (s *State) WriteMask(mask []uint8) {
+	mask[0], mask[1] = min(s.Hands[s.Seat][0], 1), min(s.Hands[s.Seat][1], 1)
 }
 
 func (s *State) Apply(a int) error {
@@ -94,10 +98,7 @@ func (s *State) Apply(a int) error {
 
 // Greedy plays its highest card: the one that scores, if any does.
 func (s *State) Greedy(*rng.Rand) int {
-	if s.Hands[s.Seat][1] > s.Hands[s.Seat][0] {
-		return 1
-	}
-	return 0
+	return slices.Index(s.Hands[s.Seat][:], slices.Max(s.Hands[s.Seat][:]))
 }
 
 // Redeal shuffles the deck with the other seats' hands and deals them again.
