@@ -25,6 +25,10 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 	if err != nil {
 		return nil, wire.Errorf(wire.CodeBadOption, "search settings: %v", err)
 	}
+	seed, seeds, err := seedsOf(req)
+	if err != nil {
+		return nil, envError(err)
+	}
 	n := b.v.Len()
 	if req.EnvIDs != nil {
 		n = len(req.EnvIDs)
@@ -44,7 +48,6 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 	if set.Playouts {
 		c.readAhead(b, req.Handle) // a close or a disconnect stops it
 	}
-	seed, seeds := searchSeeds(req)
 	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
 	if err != nil {
 		c.endSearch(b)
@@ -123,18 +126,6 @@ func (c *conn) searchReply(b *batch, id uint64) *wire.SearchReply {
 	r.Policy, r.Value, r.Action = &policy, &value, &action
 	c.endSearch(b)
 	return r
-}
-
-func searchSeeds(req *wire.Request) (uint64, []uint64) {
-	var seed uint64
-	if req.Seed != nil {
-		seed = uint64(*req.Seed)
-	}
-	var seeds []uint64
-	for _, s := range req.Seeds {
-		seeds = append(seeds, uint64(s))
-	}
-	return seed, seeds
 }
 
 // guidedSettings reads a search's settings over bots.DefaultGuided.

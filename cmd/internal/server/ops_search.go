@@ -82,20 +82,28 @@ func fork(b *batch, req *wire.Request) (any, error) {
 	return b.replyTo(req.ID), nil
 }
 
-func botActions(b *batch, req *wire.Request) (any, error) {
-	var seed uint64
+// seedsOf is a request's seed, or its seeds (one per env listed), never
+// both: what bot_actions and search draw from.
+func seedsOf(req *wire.Request) (seed uint64, seeds []uint64, err error) {
 	if req.Seed != nil {
 		seed = uint64(*req.Seed)
 	}
-	var seeds []uint64
 	if req.Seeds != nil {
 		if req.Seed != nil {
-			return nil, fmt.Errorf("%w: give seed or seeds, not both", env.ErrBadShape)
+			return 0, nil, fmt.Errorf("%w: give seed or seeds, not both", env.ErrBadShape)
 		}
 		seeds = make([]uint64, len(req.Seeds))
 		for k, s := range req.Seeds {
 			seeds[k] = uint64(s)
 		}
+	}
+	return seed, seeds, nil
+}
+
+func botActions(b *batch, req *wire.Request) (any, error) {
+	seed, seeds, err := seedsOf(req)
+	if err != nil {
+		return nil, err
 	}
 	if req.Targets {
 		return botTargets(b, req, seed, seeds)
