@@ -20,6 +20,8 @@ type batch struct {
 	reply      *wire.BatchReply
 	guided     *env.GuidedBatch // a search waiting for evaluations (ops_guided.go)
 	searchMem  int64            // bytes its guided search holds of the server's budgets
+	priors     []float32        // an evaluate's, decoded (ops_guided.go)
+	values     []float32
 }
 
 // replyTo is the batch's reset or step reply: built once, since its tensors

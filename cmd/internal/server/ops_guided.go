@@ -81,7 +81,7 @@ func (c *conn) endSearch(b *batch) {
 	}
 	c.s.searchMemory.give(b.searchMem)
 	c.s.memory.give(b.searchMem)
-	b.searchMem = 0
+	b.searchMem, b.priors, b.values = 0, nil, nil // the buffers live as long as the search
 }
 
 func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
@@ -93,7 +93,10 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 		return nil, wire.Errorf(wire.CodeBadRequest, "evaluate takes priors and values")
 	}
 	l, na := len(g.LeafEnvs), b.v.Spec.NumActions
-	priors, values := make([]float32, l*na), make([]float32, l)
+	// The evaluations decode into the batch's buffers, reused from round
+	// trip to round trip of one search (at most max_message_bytes).
+	b.priors, b.values = slices.Grow(b.priors[:0], l*na)[:l*na], slices.Grow(b.values[:0], l)[:l]
+	priors, values := b.priors, b.values
 	if werr := req.Priors.Floats(priors, l, na); werr != nil {
 		werr.Message = "priors: " + werr.Message
 		return nil, werr
