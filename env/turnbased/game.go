@@ -72,10 +72,14 @@ type Game[S any, G Rules[S]] struct {
 
 	bots   bots.Bots[S, G]   // the built-in bots, their search trees shared by every env
 	guides bots.Guides[S, G] // guided searches (guided.go), their trees shared likewise
+	// leafObservers observe a guided search's leaves as an env does,
+	// without and with the features block (guided.go).
+	leafObservers [2]bots.Observer[S]
 }
 
 // Register makes g an env (env.Register) and returns it.
 func Register[S any, G Rules[S]](g *Game[S, G]) *Game[S, G] {
+	g.observeLeaves()
 	env.Register(env.Game{ID: g.ID, Components: g.Components, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
 		c := g.readConfig(o)
 		return g.spec(c), func() env.Env { return g.newEnv(c) }

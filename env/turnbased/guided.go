@@ -6,9 +6,13 @@ import "github.com/splendor-rl/splendor/env/bots"
 // seat to play, drawing from seed (env.Guider); the env does not change.
 // A playout search stops early once the batch's stop is set.
 func (e *Env[S, G]) GuidedSearch(set bots.GuidedSettings, seed uint64) bots.Search {
-	observe := func(obs []uint8, s *S, me int) { e.game.observe(false, obs, s, me, me) }
-	if e.c.features {
-		observe = func(obs []uint8, s *S, me int) { e.game.observe(true, obs, s, me, me) }
+	return e.game.guides.Start(set, &e.s, seed, e.stop, e.game.leafObservers[Flag(e.c.features)])
+}
+
+// observeLeaves makes the leaf observers, without and with the features
+// block, once per game: a closure made per search would allocate.
+func (g *Game[S, G]) observeLeaves() {
+	for i, features := range []bool{false, true} {
+		g.leafObservers[i] = func(obs []uint8, s *S, me int) { g.observe(features, obs, s, me, me) }
 	}
-	return e.game.guides.Start(set, &e.s, seed, e.stop, observe)
 }
