@@ -31,7 +31,7 @@ type OptionReader struct {
 // OptionSpec describes one option: its type, default and allowed values.
 type OptionSpec struct {
 	Name    string
-	Type    string // "int", "str", or "str or list" (one string for every item, or a list of Length)
+	Type    string // "int", "float", "bool", "str", or "str or list" (one string for every item, or a list of Length)
 	Default any
 	Min     int      // "int": the range [Min, Max] (for the default values of the options read before it)
 	Max     int      //
@@ -75,6 +75,35 @@ func (o *OptionReader) Int(key string, def, lo, hi int) (n int) {
 		return def
 	}
 	return int(i)
+}
+
+// Float reads a number option in [lo, hi] (an integer counts).
+func (o *OptionReader) Float(key string, def, lo, hi float64) (x float64) {
+	defer func() { o.note(OptionSpec{Name: key, Type: "float", Default: def}, x) }()
+	v, ok := o.opts[key]
+	if !ok || v == nil {
+		return def
+	}
+	x, ok = asFloat(v)
+	if !ok || !(x >= lo && x <= hi) {
+		o.fail(key, "want a number in [%v, %v], got %s", lo, hi, quote.Value(v))
+		return def
+	}
+	return x
+}
+
+// Bool reads a true/false option.
+func (o *OptionReader) Bool(key string, def bool) (b bool) {
+	defer func() { o.note(OptionSpec{Name: key, Type: "bool", Default: def}, b) }()
+	v, ok := o.opts[key]
+	if !ok || v == nil {
+		return def
+	}
+	if b, ok = v.(bool); !ok {
+		o.fail(key, "want true or false, got %s", quote.Value(v))
+		return def
+	}
+	return b
 }
 
 // String reads a string option that must be one of allowed.
@@ -152,6 +181,17 @@ func (o *OptionReader) Check() error {
 		return fmt.Errorf("%w: unknown option(s) %s", ErrBadOption, quote.Strings(unknown))
 	}
 	return nil
+}
+
+// asFloat is v as a number, when it is one: an integer of any Go type or a
+// float.
+func asFloat(v any) (float64, bool) {
+	switch n := reflect.ValueOf(v); n.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return n.Float(), true
+	}
+	i, ok := asInt(v)
+	return float64(i), ok
 }
 
 // asInt is v as a whole number, when it is one: an integer of any Go type

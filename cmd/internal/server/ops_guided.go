@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
@@ -131,13 +130,26 @@ func (c *conn) searchReply(b *batch, id uint64) *wire.SearchReply {
 	return r
 }
 
-// guidedSettings reads a search's settings over bots.DefaultGuided.
+// guidedSettings reads a search's settings (PROTOCOL.md §3, search: mctx's
+// names) over bots.DefaultGuided, as env options are read.
 func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
-	set := bots.DefaultGuided
-	for _, key := range slices.Sorted(maps.Keys(m)) { // the same error for the same request
-		if err := setGuided(&set, key, m[key]); err != nil {
-			return set, err
-		}
+	o, d := env.NewOptionReader(env.Options(m)), bots.DefaultGuided
+	algorithm := o.String("algorithm", "gumbel", "gumbel", "puct")
+	set := bots.GuidedSettings{Algorithm: bots.Gumbel,
+		Simulations:             o.Int("simulations", d.Simulations, 1, bots.MaxSimulations),
+		LeavesPerEnv:            o.Int("leaves_per_env", d.LeavesPerEnv, 1, MaxLeavesPerEnv),
+		Playouts:                o.Bool("playouts", d.Playouts),
+		PbCInit:                 o.Float("pb_c_init", d.PbCInit, 0, 1e6),
+		PbCBase:                 o.Float("pb_c_base", d.PbCBase, 1e-6, 1e9),
+		DirichletAlpha:          o.Float("dirichlet_alpha", d.DirichletAlpha, 1e-6, 1e9),
+		DirichletFraction:       o.Float("dirichlet_fraction", d.DirichletFraction, 0, 1),
+		MaxNumConsideredActions: o.Int("max_num_considered_actions", d.MaxNumConsideredActions, 1, 1024),
+		GumbelScale:             o.Float("gumbel_scale", d.GumbelScale, 0, 1e6),
+		MaxvisitInit:            o.Float("maxvisit_init", d.MaxvisitInit, 1e-6, 1e9),
+		ValueScale:              o.Float("value_scale", d.ValueScale, 0, 1e6),
 	}
-	return set, nil
+	if algorithm == "puct" {
+		set.Algorithm = bots.PUCT
+	}
+	return set, o.Check()
 }

@@ -94,8 +94,10 @@ func TestGuidedSearchOverTheWire(t *testing.T) {
 	require.Equal(t, []int{3, na}, r.Policy.Shape)
 	require.Equal(t, []int{3}, r.Action.Shape)
 	require.Zero(t, srv.searchMemory.used.Load(), "a search that ended holds nothing")
-	requireCode(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle,
-		Settings: map[string]any{"simulations": 0}}, &r), wire.CodeBadOption)
+	for _, bad := range []map[string]any{{"simulations": 0}, {"algorithm": "alphabeta"}, {"playouts": 1},
+		{"pb_c_init": "high"}, {"dirichlet_fraction": 2}, {"depth": 3}} {
+		requireCode(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Settings: bad}, &r), wire.CodeBadOption)
+	}
 }
 
 func ptrTo[T any](v T) *T { return &v }
