@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .codec import from_numpy, to_numpy
+from .errors import BadShape, SplendorError
 from .seeds import seed_list
 
 
@@ -31,8 +32,89 @@ class SearchResult:
     value: np.ndarray  # float32 [K]
     action: np.ndarray  # int32 [K]
 
+    @classmethod
+    def of(cls, reply: dict) -> "SearchResult":
+        """The result in a search's last (done) reply."""
+        return cls(to_numpy(reply["policy"]), to_numpy(reply["value"]), to_numpy(reply["action"]))
+
 
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]
+
+
+def search_settings(evaluate: Evaluator | None, simulations: int, algorithm: str, settings: dict) -> dict:
+    """A `search` request's settings map (PROTOCOL.md §3): no evaluator means the server plays its leaves out."""
+    return {"algorithm": algorithm, "simulations": int(simulations), "playouts": evaluate is None, **settings}
+
+
+@dataclass
+class SearchLeg:
+    """One batch's share of a guided search that may span several batches (a `ShardedVectorEnv`'s shards, each on
+    its own server): the connection and handle its requests go to, its `search` request's fields, and `refused`,
+    which turns its refusal of an `evaluate` whose rows for its leaves start at `row` into the error to raise."""
+    connection: Any
+    handle: int
+    request: dict
+    refused: Callable[[SplendorError, int], Exception] = lambda exc, row: exc
+
+
+def run_search(legs: Sequence[SearchLeg], evaluate: Evaluator | None) -> list[dict]:
+    """Every leg's search at once, one network batch per round trip: `search` goes to every leg before any reply is
+    read; then, while some leg has leaves out, one call of `evaluate` answers all of them (the legs' leaves one
+    after another), each leg gets its rows back in an `evaluate`, and every reply is read. Returns each leg's last
+    (done) reply."""
+    replies = exchange(legs, "search", [leg.request for leg in legs], [0] * len(legs))
+    while waiting := [k for k, reply in enumerate(replies) if not reply["done"]]:
+        masks = [to_numpy(replies[k]["mask"]).astype(bool) for k in waiting]
+        obs = joined([to_numpy(replies[k]["obs"]) for k in waiting])
+        priors, values = evaluations(evaluate, obs, joined(masks))
+        rows = np.cumsum([0, *map(len, masks)]).tolist()
+        answers = [{"priors": from_numpy(priors[lo:hi], "float32"), "values": from_numpy(values[lo:hi], "float32")}
+                   for lo, hi in zip(rows, rows[1:])]
+        for k, reply in zip(waiting, exchange([legs[k] for k in waiting], "evaluate", answers, rows)):
+            replies[k] = reply
+    return replies
+
+
+def joined(arrays: list[np.ndarray]) -> np.ndarray:
+    """The arrays one after another; one alone as it is (one server's leaves are not copied again)."""
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
+
+
+def evaluations(evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`evaluate`'s priors and values for these leaves as float32 arrays, refused (`BadShape`, before any server
+    is sent any) unless they are `[L, actions]` and `[L]`: cut into the legs' rows, a wrong count could reach
+    some servers and not others."""
+    priors, values = evaluate(obs, mask)
+    priors, values = np.asarray(priors, np.float32), np.asarray(values, np.float32)
+    if priors.shape != mask.shape or values.shape != mask.shape[:1]:
+        raise BadShape(f"evaluate returned priors {list(priors.shape)} and values {list(values.shape)} for "
+                       f"{len(mask)} leaves: want priors {list(mask.shape)} and values [{len(mask)}]")
+    return priors, values
+
+
+def exchange(legs: Sequence[SearchLeg], op: str, fields: Sequence[dict], rows: Sequence[int]) -> list[dict]:
+    """Send `op` to every leg, each with its fields, then read every reply, so that the servers work at once. A
+    refusal (named by its leg's `refused`, given the leg's first row) or a lost connection is raised once every
+    reply sent for is read, so that every connection stays in step: the first leg's failure."""
+    failures: dict[int, BaseException] = {}
+    sent = []
+    for k, leg in enumerate(legs):
+        try:
+            leg.connection.send(op, handle=leg.handle, **fields[k])
+            sent.append(k)
+        except (ConnectionError, TimeoutError) as exc:
+            failures[k] = exc
+    replies: list[Any] = [None] * len(legs)
+    for k in sent:
+        try:
+            replies[k] = legs[k].connection.recv()
+        except SplendorError as exc:
+            failures[k] = legs[k].refused(exc, rows[k])
+        except (ConnectionError, TimeoutError) as exc:
+            failures[k] = exc
+    if failures:
+        raise failures[min(failures)]
+    return replies
 
 
 class SearchOps:
@@ -89,21 +171,16 @@ class SearchOps:
         the server, which redeals what that seat cannot see at every simulation; `evaluate(obs, mask)` (obs
         `[L, obs]` as the env serves it, each leaf's seat to play's own view; mask `[L, actions]` bool) returns
         `(priors [L, actions], values [L])` for the leaves of one round trip (one per searching env, or
-        `leaves_per_env`): any function, a torch module wrapped in one. `evaluate=None` lets the server evaluate
-        with uniform priors and greedy playouts, with no round trip. `algorithm` is "gumbel" or "puct"; the other
-        settings are mctx's names (`leaves_per_env`, `pb_c_init`, `pb_c_base`, `dirichlet_alpha`,
-        `dirichlet_fraction`, `max_num_considered_actions`, `gumbel_scale`, `maxvisit_init`, `value_scale`)."""
+        `leaves_per_env`): any function, a torch module wrapped in one; other shapes raise `BadShape`.
+        `evaluate=None` lets the server evaluate with uniform priors and greedy playouts, with no round trip.
+        `algorithm` is "gumbel" or "puct"; the other settings are mctx's names (`leaves_per_env`, `pb_c_init`,
+        `pb_c_base`, `dirichlet_alpha`, `dirichlet_fraction`, `max_num_considered_actions`, `gumbel_scale`,
+        `maxvisit_init`, `value_scale`)."""
         self._check_open()
         fields: dict[str, Any] = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
-        settings = {"algorithm": algorithm, "simulations": int(simulations), "playouts": evaluate is None, **settings}
-        reply = self.connection.call("search", handle=self.handle, env_ids=_ids(env_ids), settings=settings,
-                                     **fields)
-        while not reply["done"]:
-            priors, values = evaluate(to_numpy(reply["obs"]), to_numpy(reply["mask"]).astype(bool))
-            reply = self.connection.call("evaluate", handle=self.handle,
-                                         priors=from_numpy(np.asarray(priors, np.float32), "float32"),
-                                         values=from_numpy(np.asarray(values, np.float32), "float32"))
-        return SearchResult(to_numpy(reply["policy"]), to_numpy(reply["value"]), to_numpy(reply["action"]))
+        request = {"env_ids": _ids(env_ids), "settings": search_settings(evaluate, simulations, algorithm, settings),
+                   **fields}
+        return SearchResult.of(run_search([SearchLeg(self.connection, self.handle, request)], evaluate)[0])
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         """Each env's table for people (PROTOCOL.md §3, view): `(views, boards)`, a view being a dict in the state

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from functools import partial
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -9,10 +11,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .errors import BadShape, IllegalAction, SplendorError
 from .render import check_render_mode, render_frames, render_human
+from .search import Evaluator, SearchLeg, SearchResult, run_search, search_settings
 from .seeds import check_seed, seed_list
 from .vector import Pipelined, SplendorVectorEnv, check_num_envs, check_reset_options, setup_spaces
 
 MASK64 = 2**64 - 1
+
+# How a server names the leaf that a bad evaluation came from (PROTOCOL.md §3, guided search): its row and env.
+BAD_LEAF = re.compile(r"leaf (\d+) \(env (\d+)\)")
 
 
 def server_derive(seed: int, stream: int) -> int:
@@ -164,7 +170,7 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
                     ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As on one server: env i draws from the server's derive(seed, i), i its index in the whole batch."""
         ids = list(range(self.num_envs)) if env_ids is None else [int(i) for i in env_ids]
-        seeds = [server_derive(seed, i) for i in ids] if seeds is None else [int(s) for s in seeds]
+        seeds = self._seeds(ids, seed, seeds)
 
         def advise(shard, local, at):
             reply = shard.bot_actions(bot, env_ids=local, seeds=[seeds[p] for p in at], targets=targets)
@@ -176,6 +182,43 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
         actions, policy, value = zip(*rows) if rows else ((), (), ())
         return (np.asarray(actions, np.int32), np.asarray(policy, np.float32).reshape(len(rows), -1),
                 np.asarray(value, np.float32))
+
+    def search(self, evaluate: Evaluator | None, simulations: int = 64, seed: int = 0, algorithm: str = "gumbel",
+               env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None,
+               **settings: Any) -> SearchResult:
+        """As `SplendorVectorEnv.search`, with the same results as one server: env i searches from the server's
+        derive(seed, i), i its index in the whole batch (or from its own of `seeds`). The shards search at once,
+        and each round trip calls `evaluate` once with every shard's leaves, shard after shard (one network
+        batch), then hands each shard its rows. A refusal names its shard; a bad leaf (`BadEvaluation`) is
+        numbered by its row in that call and its env by its index in the whole batch. Every shard's reply is read
+        first, so the batch stays usable; the search is over either way."""
+        ids = list(range(self.num_envs)) if env_ids is None else [int(i) for i in env_ids]
+        seeds = self._seeds(ids, seed, seeds)
+        settings = search_settings(evaluate, simulations, algorithm, settings)
+        routes = self._route(ids)
+        legs = []
+        for k, local, at in routes:
+            shard = self.shards[k]
+            shard._check_open()
+            request = {"env_ids": local, "seeds": [seeds[p] for p in at], "settings": settings}
+            legs.append(SearchLeg(shard.connection, shard.handle, request, partial(self._search_refusal, k)))
+        replies = run_search(legs, evaluate)
+        n = len(ids)
+        result = SearchResult(np.zeros((n, self.single_action_space.n), np.float32), np.zeros(n, np.float32),
+                              np.full(n, -1, np.int32))
+        for (_, _, at), reply in zip(routes, replies):
+            part = SearchResult.of(reply)
+            result.policy[at], result.value[at], result.action[at] = part.policy, part.value, part.action
+        return result
+
+    def _search_refusal(self, k: int, exc: SplendorError, row: int) -> SplendorError:
+        """Shard k's refusal of its rows of an evaluation (from `row` on) as one server would word it: the bad
+        leaf's row in the whole evaluation and its env's index in the whole batch."""
+        message = BAD_LEAF.sub(lambda m: f"leaf {row + int(m[1])} (env {self.offsets[k] + int(m[2])})",
+                               exc.message, count=1)
+        named = self._renamed(k, exc, message)
+        named.__cause__ = exc
+        return named
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         pairs = self._gather(env_ids, lambda shard, ids, _: list(zip(*shard.view(ids, seat))))
@@ -191,6 +234,17 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
             shard.close()
 
     # Routing
+
+    def _seeds(self, ids: list[int], seed: int, seeds: Sequence[int] | None) -> list[int]:
+        """One seed per env of ids: `seeds` as given, or the server's derive(seed, i), i the env's index in the
+        whole batch (what one server holding every env would draw)."""
+        if seeds is None:
+            seed = check_seed(seed)
+            return [server_derive(seed, i) for i in ids]
+        seeds = [int(s) for s in seeds]
+        if len(seeds) != len(ids):
+            raise BadShape(f"{len(seeds)} seeds for {len(ids)} envs")
+        return seeds
 
     def _blocks(self) -> list[tuple[int, int]]:
         return list(zip(self.offsets[:-1], self.offsets[1:]))
@@ -256,5 +310,10 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
         try:
             return call()
         except SplendorError as exc:
-            raise type(exc)(f"shard {k} ({self.urls[k]}): {exc.message}",
-                            [self.offsets[k] + i for i in exc.envs]) from exc
+            raise self._renamed(k, exc) from exc
+
+    def _renamed(self, k: int, exc: SplendorError, message: str | None = None) -> SplendorError:
+        """exc as shard k's: its message (or `message`) after the shard's name, its envs as indices of the whole
+        batch."""
+        return type(exc)(f"shard {k} ({self.urls[k]}): {exc.message if message is None else message}",
+                         [self.offsets[k] + i for i in exc.envs])

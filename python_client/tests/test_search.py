@@ -90,3 +90,123 @@ def test_guided_search(url, algorithm):
     with pytest.raises(splendor_rl.errors.BadEvaluation, match="leaf 0"):
         envs.search(lambda obs, mask: (-mask.astype(np.float32), np.zeros(len(mask))), simulations=2)
     envs.close()
+
+
+def fixed_evaluator(num_actions: int, log: list | None = None):
+    """An evaluator whose priors and values are a fixed function of each leaf's observation alone, in integer
+    arithmetic (exact, whatever the batch's size or order): searches given the same leaves get the same answers.
+    `log` collects each call's (obs, mask)."""
+    weights = np.random.default_rng(7).integers(-50, 50, size=(2, 1000, num_actions + 1))
+
+    def evaluate(obs, mask):
+        if log is not None:
+            log.append((obs.copy(), mask.copy()))
+        x = obs.astype(np.int64)
+        w = weights[:, :x.shape[1]]
+        h = (x @ w[0]) ^ (x @ w[1])
+        priors = (h[:, :-1] % 97 + 1).astype(np.float32) * mask
+        values = (h[:, -1] % 201 - 100).astype(np.float32) / 100
+        return priors, values
+
+    return evaluate
+
+
+def uniform_zero(obs, mask):
+    """Uniform priors over the legal actions and value 0: a search so guided learns only from games it ends."""
+    return mask.astype(np.float32), np.zeros(len(mask), np.float32)
+
+
+@pytest.mark.parametrize("num_envs", [1, 3])
+@pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
+def test_two_leaves_per_env_under_virtual_loss(url, num_envs, algorithm):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=num_envs, seed=4, url=url)
+    _, infos = envs.reset()
+    sizes, sims = [], 16
+    evaluate = fixed_evaluator(envs.single_action_space.n)
+
+    def counted(obs, mask):
+        sizes.append(len(mask))
+        return evaluate(obs, mask)
+
+    result = envs.search(counted, simulations=sims, seed=5, algorithm=algorithm, leaves_per_env=2)
+    # The roots come alone (a second descent would reach the root, still waiting for its evaluation); then each
+    # env has up to leaves_per_env = 2 leaves out per round trip, a second one found under the first's virtual
+    # loss. No game ends within 16 decisions of the start, so every simulation ends at a leaf: 1 + 16 per env.
+    assert sizes[0] == num_envs
+    assert max(sizes) <= 2 * num_envs and max(sizes) > num_envs
+    assert sum(sizes) == num_envs * (1 + sims)
+    assert len(sizes) < 1 + sims  # fewer round trips than one leaf at a time
+    again = envs.search(evaluate, simulations=sims, seed=5, algorithm=algorithm, leaves_per_env=2)
+    for a, b in ((result.policy, again.policy), (result.value, again.value), (result.action, again.action)):
+        np.testing.assert_array_equal(a, b)
+    mask = infos["action_mask"]
+    np.testing.assert_allclose(result.policy.sum(axis=1), 1, atol=1e-5)
+    assert (result.policy[~mask] == 0).all()
+    assert mask[np.arange(num_envs), result.action].all()
+    assert ((-1 <= result.value) & (result.value <= 1)).all()
+    envs.close()
+
+
+def test_three_leaves_per_env_are_refused(url):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=2, seed=4, url=url)
+    _, infos = envs.reset()
+    for leaves in (3, 0):
+        with pytest.raises(splendor_rl.BadOption, match=r"leaves_per_env: want an integer in \[1, 2\], got "
+                                                        f"{leaves}"):
+            envs.search(uniform_zero, simulations=4, leaves_per_env=leaves)
+    assert infos["action_mask"][[0, 1], envs.search(uniform_zero, simulations=4, leaves_per_env=2).action].all()
+    envs.close()
+
+
+def test_a_wrongly_shaped_evaluation_is_refused_before_it_is_sent(url):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=2, seed=4, url=url)
+    envs.reset()
+    with pytest.raises(splendor_rl.BadShape, match=r"priors \[1, 78\] and values \[2\] for 2 leaves"):
+        envs.search(lambda obs, mask: (mask[:1], np.zeros(2)), simulations=4)
+    with pytest.raises(splendor_rl.BadShape, match=r"values \[2, 1\]"):
+        envs.search(lambda obs, mask: (mask, np.zeros((2, 1))), simulations=4)
+    assert envs.search(uniform_zero, simulations=4).action.shape == (2,)  # the connection is still in step
+    envs.close()
+
+
+# Splendor Duel, seat 0 to play with 16 prestige (cards 53, 66 and six 1-point or 0-point ones; no colour near 10
+# points, no crowns): buying the level-3 card 61 (4 points, pyramid L3 slot 1) reaches 20 and wins at once. It is
+# one of 13 legal actions: 7 takes of lone tokens, 2 golds (then a reserve), buying 13 or 22 (L1 slots 3 and 5)
+# or the reserved 0, none of which scores. Whatever else seat 0 does, seat 1 (17 prestige) buys its reserved 60
+# (3 points) and wins. Every card and token is placed, as a state must; decks are redealt by each simulation.
+DUEL_WIN_IN_ONE = (
+    "seat=0 phase=main turn=20 passes=0 again=0 replenished=0 pending=- chance=09205e5c0c2a7dff bag=0000000 "
+    "board=w.w.o/...../w.b.g/...../p.w.o pyramid=1.3.13.8.22/31.35.36.40/61.63.54 "
+    "decks=2.5.6.7.10.11.12.16.17.18.20.21.23.25.26.27.28/32.33.37.38.39.41.42.43.44.45.46.47.48.49.50.51.52/"
+    "56.58.62.64.65 p0=0014100|0|53.66.4.9.14.19.24.15|0|- p1=0320311|0|29.55.57.59.30.34|60|-")
+
+
+def with_game(state: str, game: str) -> str:
+    """An env's state (get_state) with its game (the engine's notation, between "; " and " | ") replaced."""
+    row, rest = state.split("; ", 1)
+    return f"{row}; {game} | {rest.split(' | ', 1)[1]}"
+
+
+@pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
+def test_search_finds_a_win_in_one(url, algorithm):
+    envs = splendor_rl.make_vec("splendor-duel-v1", num_envs=13, seed=3, url=url)
+    envs.reset()
+    state = with_game(envs.get_state([0])[0], DUEL_WIN_IN_ONE)
+    _, infos = envs.set_state([state] * 13)
+    legal = np.flatnonzero(infos["action_mask"][0])
+    assert len(legal) == 13 and (infos["to_play"] == 0).all()
+    _, _, terminated, _, step_infos = envs.step(legal)  # every legal action, one per env
+    wins = legal[terminated & (step_infos["seat_rewards"][:, 0] == 1)]
+    assert wins.tolist() == [220] and envs.action_labels[220] == "buy L3 slot1"
+    assert legal[0] not in wins and legal[-1] not in wins  # nor the first legal action nor the last
+
+    # Eight searches, each from its own seed: a search blind to games' ends would pick the win 1 time in 13.
+    for evaluate, simulations in ((uniform_zero, 64), (None, 200)):
+        envs.set_state([state] * 13)
+        result = envs.search(evaluate, simulations=simulations, seed=11, algorithm=algorithm, env_ids=range(8))
+        assert np.isin(result.action, wins).all(), (evaluate, result.action)
+        assert (result.policy[:, wins].sum(axis=1) > 0.5).all()
+        _, _, terminated, _, step_infos = envs.step(np.r_[result.action, [legal[0]] * 5])  # 8–12: not searched
+        assert terminated[:8].all()
+        np.testing.assert_array_equal(step_infos["seat_rewards"][:8], [[1, -1]] * 8)  # seat 0 won
+    envs.close()

@@ -10,7 +10,10 @@ import pytest
 
 import splendor_rl
 from splendor_rl import BadShape, BadState, ConnectionLost, IllegalAction, LocalServer, ShardedVectorEnv
+from splendor_rl.errors import BadEvaluation
 from splendor_rl.shards import server_derive, split
+
+from .test_search import fixed_evaluator
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +146,69 @@ def test_bot_targets_route_to_the_right_shard(url, second):
             for a, b in zip(one.bot_actions("mcts:40", seed=7, env_ids=ids, targets=True),
                             two.bot_actions("mcts:40", seed=7, env_ids=ids, targets=True)):
                 np.testing.assert_array_equal(a, b)
+
+
+def assert_same_search(a, b):
+    for x, y in ((a.policy, b.policy), (a.value, b.value), (a.action, b.action)):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
+def test_search_over_shards_is_one_servers_search_with_one_evaluation_per_round_trip(url, second, algorithm):
+    with closing(splendor_rl.make_vec("splendor-v1", 5, url=url, seed=9)) as one:
+        one.reset()
+        for _ in range(6):  # positions a few decisions in
+            one.step(one.bot_actions("random", seed=3))
+        states = one.get_state()
+        calls_one: list = []
+        evaluate = fixed_evaluator(one.single_action_space.n, calls_one)
+        alone = one.search(evaluate, simulations=12, seed=21, algorithm=algorithm, leaves_per_env=2)
+        calls_alone = list(calls_one)
+        picked = one.search(evaluate, simulations=12, seed=21, algorithm=algorithm, env_ids=[4, 0, 3])
+        seeded = one.search(evaluate, simulations=12, algorithm=algorithm, env_ids=[3, 1], seeds=[5, 6])
+        played = one.search(None, simulations=30, seed=21, algorithm=algorithm)
+    for urls in ([url, second.url], [url, second.url, url]):
+        with closing(splendor_rl.make_vec("splendor-v1", 5, url=urls, seed=9)) as many:
+            many.reset()
+            many.set_state(states)
+            calls: list = []
+            evaluate = fixed_evaluator(many.single_action_space.n, calls)
+            assert_same_search(many.search(evaluate, simulations=12, seed=21, algorithm=algorithm,
+                                           leaves_per_env=2), alone)
+            # One call per round trip, with every shard's leaves in it: the very calls one server makes.
+            assert len(calls) == len(calls_alone) and len(calls[0][1]) == 5
+            for (obs, mask), (obs_one, mask_one) in zip(calls, calls_alone):
+                np.testing.assert_array_equal(obs, obs_one)
+                np.testing.assert_array_equal(mask, mask_one)
+            assert_same_search(many.search(evaluate, simulations=12, seed=21, algorithm=algorithm,
+                                           env_ids=[4, 0, 3]), picked)
+            assert_same_search(many.search(evaluate, simulations=12, algorithm=algorithm, env_ids=[3, 1],
+                                           seeds=[5, 6]), seeded)
+            assert_same_search(many.search(None, simulations=30, seed=21, algorithm=algorithm), played)
+
+
+def test_a_shards_bad_evaluation_names_it_and_leaves_every_shard_usable(url, second):
+    with closing(splendor_rl.make_vec("splendor-v1", 5, url=url, seed=9)) as one, \
+            closing(splendor_rl.make_vec("splendor-v1", 5, url=[url, second.url], seed=9)) as two:
+        def bad_last_row(obs, mask):  # the roots come first, env by env: row 4 is env 4's, on shard 1
+            priors = mask.astype(np.float32)
+            priors[-1] = -1
+            return priors, np.zeros(len(mask), np.float32)
+
+        for envs in (one, two):
+            envs.reset()
+        with pytest.raises(BadEvaluation) as alone:
+            one.search(bad_last_row, simulations=4)
+        with pytest.raises(BadEvaluation) as sharded:
+            two.search(bad_last_row, simulations=4)
+        assert "leaf 4 (env 4)" in alone.value.message
+        assert sharded.value.message == f"shard 1 ({second.url}): {alone.value.message}"
+        with pytest.raises(BadShape, match="2 seeds for 3 envs"):
+            two.search(None, env_ids=[0, 1, 4], seeds=[1, 2])
+        evaluate = fixed_evaluator(one.single_action_space.n)
+        assert_same_search(two.search(evaluate, simulations=6, seed=2), one.search(evaluate, simulations=6, seed=2))
+        actions = one.bot_actions("greedy", seed=1)
+        for a, b in zip(one.step(actions), two.step(actions)):
+            if isinstance(a, np.ndarray):
+                np.testing.assert_array_equal(a, b)
+        assert one.get_state() == two.get_state()
