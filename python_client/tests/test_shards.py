@@ -190,19 +190,22 @@ def test_search_over_shards_is_one_servers_search_with_one_evaluation_per_round_
 def test_a_shards_bad_evaluation_names_it_and_leaves_every_shard_usable(url, second):
     with closing(splendor_rl.make_vec("splendor-v1", 5, url=url, seed=9)) as one, \
             closing(splendor_rl.make_vec("splendor-v1", 5, url=[url, second.url], seed=9)) as two:
-        def bad_last_row(obs, mask):  # the roots come first, env by env: row 4 is env 4's, on shard 1
-            priors = mask.astype(np.float32)
-            priors[-1] = -1
-            return priors, np.zeros(len(mask), np.float32)
+        def bad_row(row):  # the roots come first, env by env: row 0 is env 0's on shard 0, row 4 env 4's on shard 1
+            def evaluate(obs, mask):
+                priors = mask.astype(np.float32)
+                priors[row] = -1
+                return priors, np.zeros(len(mask), np.float32)
+            return evaluate
 
         for envs in (one, two):
             envs.reset()
-        with pytest.raises(BadEvaluation) as alone:
-            one.search(bad_last_row, simulations=4)
-        with pytest.raises(BadEvaluation) as sharded:
-            two.search(bad_last_row, simulations=4)
-        assert "leaf 4 (env 4)" in alone.value.message
-        assert sharded.value.message == f"shard 1 ({second.url}): {alone.value.message}"
+        for row, shard in ((0, f"shard 0 ({url})"), (4, f"shard 1 ({second.url})")):
+            with pytest.raises(BadEvaluation) as alone:
+                one.search(bad_row(row), simulations=4)
+            with pytest.raises(BadEvaluation) as sharded:
+                two.search(bad_row(row), simulations=4)
+            assert f"leaf {row} (env {row})" in alone.value.message
+            assert sharded.value.message == f"{shard}: {alone.value.message}"
         with pytest.raises(BadShape, match="2 seeds for 3 envs"):
             two.search(None, env_ids=[0, 1, 4], seeds=[1, 2])
         evaluate = fixed_evaluator(one.single_action_space.n)
