@@ -8,3 +8,5 @@ import (
 )
 
 func BenchmarkVector(b *testing.B) { envtest.BenchmarkVectors(b, duelenv.ID) }
+
+func BenchmarkGuided(b *testing.B) { envtest.BenchmarkGuided(b, duelenv.ID) }

@@ -1,5 +1,6 @@
 """Guided search throughput: simulations per second of `envs.search` with a 2×256 MLP torch evaluator in this
-process, and where the time goes (the evaluator; everything else: server tree work, wire, Python glue).
+process, and where the time goes: the evaluator (the network), the round trips (the server's tree work and the
+wire: `go test ./env/splendorenv -bench Guided` times the server's share alone) and the Python glue between them.
 
     python examples/search_bench.py --num-envs 1024 --simulations 32
 """
@@ -44,15 +45,18 @@ def main() -> None:
 
     envs.search(evaluate, simulations=2, algorithm=args.algorithm)  # warm up
     spent[0] = 0.0
+    conn = envs.connection  # its counters: sending and waiting for replies, and decoding them
+    conn.transport_seconds = conn.decode_seconds = 0.0
     start = time.perf_counter()
     for s in range(args.searches):
         envs.search(evaluate, simulations=args.simulations, seed=s, algorithm=args.algorithm,
                     leaves_per_env=args.leaves_per_env)
     wall = time.perf_counter() - start
+    trips = conn.transport_seconds + conn.decode_seconds
     sims = args.searches * args.num_envs * args.simulations
     print(f"{sims / wall:,.0f} simulations/s ({args.num_envs} envs × {args.simulations} simulations × "
-          f"{args.searches} searches in {wall:.2f} s); evaluator {spent[0] / wall:.0%}, "
-          f"server + wire + glue {1 - spent[0] / wall:.0%}")
+          f"{args.searches} searches in {wall:.2f} s): evaluator {spent[0] / wall:.0%}, round trips (server + wire) "
+          f"{trips / wall:.0%}, Python glue {1 - (spent[0] + trips) / wall:.0%}")
     envs.close()
 
 

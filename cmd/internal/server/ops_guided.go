@@ -131,14 +131,18 @@ func (c *conn) searchReply(b *batch, id uint64) *wire.SearchReply {
 }
 
 // guidedSettings reads a search's settings (PROTOCOL.md §3, search: mctx's
-// names) over bots.DefaultGuided, as env options are read.
+// names) over bots.DefaultGuided, or bots.PlayoutGuided for a search that
+// evaluates its own leaves, as env options are read.
 func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
 	o, d := env.NewOptionReader(env.Options(m)), bots.DefaultGuided
+	if o.Bool("playouts", false) {
+		d = bots.PlayoutGuided
+	}
 	algorithm := o.String("algorithm", "gumbel", "gumbel", "puct")
 	set := bots.GuidedSettings{Algorithm: bots.Gumbel,
 		Simulations:             o.Int("simulations", d.Simulations, 1, bots.MaxSimulations),
 		LeavesPerEnv:            o.Int("leaves_per_env", d.LeavesPerEnv, 1, MaxLeavesPerEnv),
-		Playouts:                o.Bool("playouts", d.Playouts),
+		Playouts:                d.Playouts,
 		PbCInit:                 o.Float("pb_c_init", d.PbCInit, 0, 1e6),
 		PbCBase:                 o.Float("pb_c_base", d.PbCBase, 1e-6, 1e9),
 		DirichletAlpha:          o.Float("dirichlet_alpha", d.DirichletAlpha, 1e-6, 1e9),

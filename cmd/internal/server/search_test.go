@@ -126,3 +126,24 @@ func TestGuidedSearchesShareMaxSearchMemory(t *testing.T) {
 	require.NoError(t, search(b.Handle))
 	require.Equal(t, perSearch, srv.searchMemory.used.Load())
 }
+
+// A search on playouts starts from bots.PlayoutGuided (its own pb_c_init),
+// one with an evaluator from bots.DefaultGuided; a setting given wins.
+func TestPlayoutSearchesHaveTheirOwnDefaults(t *testing.T) {
+	for _, c := range []struct {
+		settings map[string]any
+		want     bots.GuidedSettings
+	}{
+		{nil, bots.DefaultGuided},
+		{map[string]any{"playouts": false}, bots.DefaultGuided},
+		{map[string]any{"playouts": true}, bots.PlayoutGuided},
+	} {
+		set, err := guidedSettings(c.settings)
+		require.NoError(t, err)
+		require.Equal(t, c.want, set, "%v", c.settings)
+	}
+	set, err := guidedSettings(map[string]any{"playouts": true, "pb_c_init": 2.0})
+	require.NoError(t, err)
+	require.Equal(t, 2.0, set.PbCInit)
+	require.NotEqual(t, bots.DefaultGuided.PbCInit, bots.PlayoutGuided.PbCInit)
+}
