@@ -1,0 +1,77 @@
+"""The policy-value network of examples/alphazero.py, and its portable file, which the server's `baseline` bots
+read without Python (env/nets): a multilayer perceptron over one seat's observation with a policy head (logits over
+the fixed action space) and a value head (tanh, the seat to play's expected terminal reward).
+
+The file is safetensors (chosen because it is a plain, documented layout that Go reads in a few lines, and torch
+writes it without pickle): float32 tensors `scale` [obs] (the observation is multiplied by it), `trunk.{i}.weight`
+[out, in] and `trunk.{i}.bias` [out] for each hidden layer (ReLU after each), `policy.weight` [actions, hidden],
+`policy.bias`, `value.weight` [1, hidden], `value.bias` [1]; metadata `format` (FORMAT), `env` (the env id) and
+`options` (the env options it was trained with, JSON). Needs torch and safetensors (the `train` extra).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import torch
+from safetensors.torch import load_file, safe_open, save_file
+from torch import nn
+
+FORMAT = "splendor-rl/pv-mlp/1"
+
+# Masked logits: large and negative, but finite.
+MASKED_LOGIT = -1e8
+
+
+class PolicyValueNet(nn.Module):
+    """`forward(obs)` → (logits [B, actions], value [B] in (−1, 1)). `scale` multiplies the raw observation (uint8 or
+    float32 values as the env serves them) before the first layer."""
+
+    def __init__(self, obs_dim: int, num_actions: int, hidden: int = 256, layers: int = 2,
+                 scale: np.ndarray | None = None):
+        super().__init__()
+        self.config = {"obs_dim": int(obs_dim), "num_actions": int(num_actions), "hidden": int(hidden),
+                       "layers": int(layers)}
+        self.register_buffer("scale", torch.ones(obs_dim) if scale is None else torch.as_tensor(scale, dtype=torch.float32))
+        widths = [obs_dim] + [hidden] * layers
+        self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
+        self.policy = nn.Linear(widths[-1], num_actions)
+        self.value = nn.Linear(widths[-1], 1)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = obs.float() * self.scale
+        for layer in self.trunk:
+            x = torch.relu(layer(x))
+        return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
+
+    def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, value = self(obs)
+        return logits.masked_fill(~mask, MASKED_LOGIT), value
+
+
+def observation_scale(obs: np.ndarray) -> np.ndarray:
+    """Per-feature multipliers that bring a sample of observations into [0, 1]: 1 / max(1, the feature's largest
+    value in the sample)."""
+    return (1.0 / np.maximum(1.0, obs.reshape(-1, obs.shape[-1]).max(axis=0))).astype(np.float32)
+
+
+def save(net: PolicyValueNet, path: str, env_id: str, options: dict[str, Any]) -> None:
+    """Write net as a portable file for env_id made with options (the module docstring has the layout)."""
+    tensors = {k: v.detach().to(torch.float32).contiguous() for k, v in net.state_dict().items()}
+    save_file(tensors, path, metadata={"format": FORMAT, "env": env_id, "options": json.dumps(options, sort_keys=True)})
+
+
+def load(path: str) -> tuple[PolicyValueNet, str, dict[str, Any]]:
+    """A portable file's network, env id and env options."""
+    with safe_open(path, framework="pt") as f:
+        meta = f.metadata() or {}
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{path}: format {meta.get('format')!r}, want {FORMAT!r}")
+    tensors = load_file(path)
+    layers = sum(1 for k in tensors if k.startswith("trunk.") and k.endswith(".weight"))
+    hidden, obs_dim = tensors["trunk.0.weight"].shape
+    net = PolicyValueNet(obs_dim, tensors["policy.weight"].shape[0], hidden, layers)
+    net.load_state_dict(tensors)
+    return net, meta["env"], json.loads(meta["options"])
