@@ -179,13 +179,18 @@ def bot_policy(bot: str, seed: int) -> Policy:
 
 
 def checkpoint_policy(path: str, seed: int = 0, sample: bool = False) -> Policy:
-    """A network saved by examples/ppo.py: the most probable legal action, or (sample=True) a draw from its
-    masked distribution with one generator per game."""
+    """A network saved by examples/ppo.py, or the portable file of examples/alphazero.py (`.safetensors`): the
+    most probable legal action, or (sample=True) a draw from its masked distribution with one generator per game."""
     import torch
 
     from .policy import load_checkpoint
 
-    model, _ = load_checkpoint(path)
+    if path.endswith(".safetensors"):
+        from . import pvnet
+
+        model, _, _ = pvnet.load(path)
+    else:
+        model, _ = load_checkpoint(path)
     if not sample:
         return lambda obs, mask, games: model.greedy(obs, mask)
     rngs = GameRngs(seed)
@@ -307,6 +312,11 @@ def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) 
     A file that is missing or no checkpoint is one line, not torch's traceback."""
     import torch
 
+    if path.endswith(".safetensors"):
+        trained = network_env(parser, path)[0]
+        if env is not None and env != trained:
+            parser.error(f"{path} was trained on {trained}, not {env}: pass --env {trained} (or no --env)")
+        return trained
     try:
         saved = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # OSError, or whatever unpickling raises
@@ -316,6 +326,29 @@ def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) 
     if env is not None and env != trained:
         parser.error(f"{path} was trained on {trained}, not {env}: pass --env {trained} (or no --env)")
     return trained
+
+
+def network_env(parser: argparse.ArgumentParser, path: str) -> tuple[str, dict]:
+    """The env id and options of a portable network (examples/alphazero.py); a file that is none is one line."""
+    from . import pvnet
+
+    try:
+        return pvnet.read_env(path)
+    except ValueError as exc:
+        fail(parser, f"cannot load {path!r} as a network saved by examples/alphazero.py: {exc}")
+        raise AssertionError("unreachable: fail exits") from exc
+
+
+def network_options(parser: argparse.ArgumentParser, path: str, players: int) -> dict:
+    """The env options a portable network's observations need (its features block); another player count than
+    its own is refused, since its value and policy learned that game."""
+    if not path.endswith(".safetensors"):
+        return {}
+    _, trained = network_env(parser, path)
+    if trained.get("players", players) != players:
+        parser.error(f"{path} was trained with {trained['players']} players, not {players}: pass --players "
+                     f"{trained['players']}")
+    return {k: v for k, v in trained.items() if k == "features"}
 
 
 def resume_hint(results: str | None) -> str:
@@ -329,7 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--env", default=None, help="the env id: splendor-v1, splendor-duel-v1 (default: the "
                         "checkpoint's, else splendor-v1)")
     parser.add_argument("--policy", default="random", help="`random`, a built-in bot (`greedy`, `mcts`, "
-                        "`mcts:800`…), or the path of a checkpoint saved by examples/ppo.py")
+                        "`mcts:800`…), the path of a checkpoint saved by examples/ppo.py, or of a network "
+                        "(.safetensors) saved by examples/alphazero.py")
     parser.add_argument("--opponent", default="random", help="the bots' kind: random, greedy, mcts, mcts:800…")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="game j is dealt from seed + j")
@@ -362,6 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         policy = checkpoint_policy(args.policy, seed=args.seed, sample=args.sample)
     args.env = args.env or "splendor-v1"
     options = {} if args.max_rounds is None else {"max_rounds": args.max_rounds}
+    if not is_bot(args.policy) and args.policy != "random":
+        options.update(network_options(parser, args.policy, args.players))
     results = None
     if args.results:
         try:

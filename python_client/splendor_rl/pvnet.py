@@ -46,9 +46,24 @@ class PolicyValueNet(nn.Module):
             x = torch.relu(layer(x))
         return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
 
-    def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def evaluate(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits with MASKED_LOGIT where mask is False, value)."""
         logits, value = self(obs)
         return logits.masked_fill(~mask, MASKED_LOGIT), value
+
+    # The interface of splendor_rl.policy.MLPPolicy that `splendor_rl.evaluate` plays.
+
+    def prep(self, obs: Any) -> torch.Tensor:
+        """numpy observations as a tensor (the scaling is the network's own)."""
+        return torch.from_numpy(np.array(obs))
+
+    def masked_logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return self.evaluate(x, mask)[0]
+
+    @torch.no_grad()
+    def greedy(self, obs: Any, mask: Any) -> np.ndarray:
+        """The most probable legal action per row (numpy in, numpy out)."""
+        return self.masked_logits(self.prep(obs), torch.from_numpy(np.array(mask, bool))).argmax(-1).numpy()
 
 
 def observation_scale(obs: np.ndarray) -> np.ndarray:
@@ -63,15 +78,24 @@ def save(net: PolicyValueNet, path: str, env_id: str, options: dict[str, Any]) -
     save_file(tensors, path, metadata={"format": FORMAT, "env": env_id, "options": json.dumps(options, sort_keys=True)})
 
 
-def load(path: str) -> tuple[PolicyValueNet, str, dict[str, Any]]:
-    """A portable file's network, env id and env options."""
-    with safe_open(path, framework="pt") as f:
-        meta = f.metadata() or {}
+def read_env(path: str) -> tuple[str, dict[str, Any]]:
+    """The env id and env options a portable file's network was trained on (ValueError if it is no such file)."""
+    try:
+        with safe_open(path, framework="pt") as f:
+            meta = f.metadata() or {}
+    except Exception as exc:  # OSError, or whatever safetensors raises on a file that is not one
+        raise ValueError(f"{path}: {exc}") from exc
     if meta.get("format") != FORMAT:
         raise ValueError(f"{path}: format {meta.get('format')!r}, want {FORMAT!r}")
+    return meta["env"], json.loads(meta["options"])
+
+
+def load(path: str) -> tuple[PolicyValueNet, str, dict[str, Any]]:
+    """A portable file's network, env id and env options."""
+    env_id, options = read_env(path)
     tensors = load_file(path)
     layers = sum(1 for k in tensors if k.startswith("trunk.") and k.endswith(".weight"))
     hidden, obs_dim = tensors["trunk.0.weight"].shape
     net = PolicyValueNet(obs_dim, tensors["policy.weight"].shape[0], hidden, layers)
     net.load_state_dict(tensors)
-    return net, meta["env"], json.loads(meta["options"])
+    return net, env_id, options

@@ -1,0 +1,268 @@
+"""AlphaZero (expert iteration) for Splendor and Splendor Duel on a CPU: one file, CleanRL style.
+
+    python examples/alphazero.py --env splendor-v1 --minutes 30 --out runs/az          # starts a local server
+    python examples/alphazero.py --resume runs/az/state.pt --minutes 60                 # the same run goes on
+    python -m splendor_rl.evaluate --policy runs/az/net.safetensors --opponent greedy --games 400
+
+Self-play: every env of a vector env (self-play mode, every seat played by the network) is searched at once by the
+server's guided search (`envs.search`, PROTOCOL.md §3) with the network as the evaluator of its leaves; the env
+plays the search's action (Gumbel: already a sample, its root noise; `--sample-moves` samples the first decisions
+of each game from the improved policy instead). Each searched position joins its game's trajectory with the
+search's improved policy; when the game ends, every position gets the outcome of its seat to play (the terminal
+reward) and enters a replay buffer. Training: after each round of searches, `--updates` Adam steps on minibatches
+drawn uniformly from the buffer, minimizing cross-entropy to the improved policy plus the value's squared error.
+The network (splendor_rl.pvnet) is a masked policy-value MLP; its portable file (`net.safetensors`) is what
+`splendor_rl.evaluate`, the arena and the server's baselines read.
+
+Every `--eval-every` rounds the network alone (argmax) plays `--eval-games` seeded games against greedy
+(splendor_rl.evaluate; 95 % Wilson intervals). The curve goes to `OUT/curve.csv` and TensorBoard (`OUT/tb`).
+
+Checkpoints and resuming (exactly): every `--checkpoint-every` rounds and at the end, `OUT/state.pt` holds the
+whole training state: weights, optimizer, replay buffer, the games in progress (their server states, `get_state`,
+and their trajectories so far), counters and generators. `--resume` loads it, puts the games back (`set_state`) and
+goes on: a run resumed from round r gives bit-identical weights to one that went on from r (same torch threads).
+It stops after `--rounds` rounds or `--minutes` of wall clock, whichever comes first (the clock counts the time
+before a resume too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+import splendor_rl
+from splendor_rl import pvnet
+from splendor_rl.evaluate import play, wilson
+from splendor_rl.seeds import derive_seed
+
+# A resume takes these from its command line; every other argument from the checkpoint (they shape the run).
+RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads"}
+CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value", "win_rate", "win_low", "win_high"]
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--env", default="splendor-v1", help="splendor-v1 or splendor-duel-v1")
+    p.add_argument("--players", type=int, default=2, help="Splendor's players (2–4)")
+    p.add_argument("--features", choices=["none", "derived"], default="none", help="the env's derived block")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--num-envs", type=int, default=256, help="games searched at once")
+    p.add_argument("--simulations", type=int, default=32)
+    p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel")
+    p.add_argument("--sample-moves", type=int, default=0, help="decisions of each game drawn from the improved "
+                   "policy (temperature 1) rather than the search's action")
+    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--weight-decay", type=float, default=1e-4)
+    p.add_argument("--batch-size", type=int, default=512)
+    p.add_argument("--updates", type=int, default=1, help="training steps per round of searches")
+    p.add_argument("--buffer", type=int, default=200_000, help="positions the replay buffer holds")
+    p.add_argument("--min-buffer", type=int, default=4096, help="positions before training starts")
+    p.add_argument("--rounds", type=int, default=0, help="stop after this many rounds (0: no limit)")
+    p.add_argument("--minutes", type=float, default=30, help="stop after this much wall clock (0: no limit)")
+    p.add_argument("--eval-every", type=int, default=200, help="rounds between evaluations (0: never)")
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-seed", type=int, default=10_000_000, help="eval game j is dealt from eval-seed + j")
+    p.add_argument("--checkpoint-every", type=int, default=200, help="rounds between checkpoints")
+    p.add_argument("--out", default="runs/alphazero", help="state.pt, net.safetensors, curve.csv, tb/")
+    p.add_argument("--resume", default=None, metavar="STATE", help="continue the run saved in this state.pt")
+    p.add_argument("--url", default=None, help="a running server (default: start a local one)")
+    p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
+    p.add_argument("--no-progress", dest="progress", action="store_false")
+    args = p.parse_args(argv)
+    if args.resume:
+        given = vars(args)
+        args = argparse.Namespace(**torch.load(args.resume, map_location="cpu", weights_only=False)["args"])
+        for k in RUN_ARGS:
+            setattr(args, k, given[k])
+    return args
+
+
+def env_options(args) -> dict:
+    options = {"features": args.features}
+    if args.env == "splendor-v1":
+        options["players"] = args.players
+    return options
+
+
+class Replay:
+    """A ring buffer of (observation, mask, improved policy, outcome) rows."""
+
+    def __init__(self, size: int, obs: int, actions: int):
+        self.obs = np.zeros((size, obs), np.uint8)
+        self.mask = np.zeros((size, actions), bool)
+        self.policy = np.zeros((size, actions), np.float32)
+        self.value = np.zeros(size, np.float32)
+        self.next = self.len = 0
+
+    def add(self, obs, mask, policy, value) -> None:
+        for k in range(len(value)):
+            i = self.next
+            self.obs[i], self.mask[i], self.policy[i], self.value[i] = obs[k], mask[k], policy[k], value[k]
+            self.next = (i + 1) % len(self.value)
+            self.len = min(self.len + 1, len(self.value))
+
+    def sample(self, rng: np.random.Generator, n: int):
+        i = rng.integers(0, self.len, n)
+        return (torch.from_numpy(self.obs[i]), torch.from_numpy(self.mask[i]), torch.from_numpy(self.policy[i]),
+                torch.from_numpy(self.value[i]))
+
+
+def evaluator(net: pvnet.PolicyValueNet):
+    """The search's evaluate: softmax of the masked logits and the value, for each leaf."""
+
+    @torch.no_grad()
+    def evaluate(obs: np.ndarray, mask: np.ndarray):
+        logits, value = net.evaluate(net.prep(obs), torch.from_numpy(mask))
+        return torch.softmax(logits, -1).numpy(), value.numpy()
+
+    return evaluate
+
+
+def sample_scale(args) -> np.ndarray:
+    """Observation multipliers from 64 games of random play (seeded: the same on every run)."""
+    envs = splendor_rl.make_vec(args.env, num_envs=64, seed=derive_seed(args.seed, 1), url=args.url,
+                                autoreset="same_step", **env_options(args))
+    obs, infos = envs.reset()
+    rng, seen = np.random.default_rng(args.seed), [obs]
+    for _ in range(100):
+        mask = infos["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, _, _, _, infos = envs.step(actions)
+        seen.append(obs)
+    envs.close()
+    return pvnet.observation_scale(np.concatenate(seen))
+
+
+def train_step(net, optimizer, replay: Replay, rng, args) -> tuple[float, float]:
+    obs, mask, target, z = replay.sample(rng, args.batch_size)
+    logits, value = net.evaluate(obs, mask)
+    loss_policy = -(target * F.log_softmax(logits, -1)).sum(-1).mean()
+    loss_value = F.mse_loss(value, z)
+    optimizer.zero_grad()
+    (loss_policy + loss_value).backward()
+    optimizer.step()
+    return loss_policy.item(), loss_value.item()
+
+
+class Run:
+    """The training state that a checkpoint saves."""
+
+    def __init__(self, args, envs, scale: np.ndarray):
+        obs_dim, actions = envs.single_observation_space.shape[0], envs.single_action_space.n
+        self.net = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale)
+        self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+        self.replay = Replay(args.buffer, obs_dim, actions)
+        self.rng = np.random.default_rng(derive_seed(args.seed, 2))
+        self.games = [[] for _ in range(args.num_envs)]  # each env's game so far: (obs, mask, policy, seat)
+        self.round = self.finished = 0
+        self.seconds = 0.0
+        self.curve: list[dict] = []
+
+    def state(self, args, envs) -> dict:
+        return {"args": vars(args), "net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "replay": vars(self.replay), "rng": self.rng.bit_generator.state, "torch": torch.get_rng_state(),
+                "games": self.games, "envs": envs.get_state(), "round": self.round, "finished": self.finished,
+                "seconds": self.seconds, "curve": self.curve}
+
+    def load(self, saved: dict, envs):
+        """Puts the saved state back, the games in progress included; returns their (obs, infos)."""
+        self.net.load_state_dict(saved["net"])
+        self.optimizer.load_state_dict(saved["optimizer"])
+        vars(self.replay).update(saved["replay"])
+        self.rng.bit_generator.state = saved["rng"]
+        torch.set_rng_state(saved["torch"])
+        self.games, self.round, self.finished = saved["games"], saved["round"], saved["finished"]
+        self.seconds, self.curve = saved["seconds"], saved["curve"]
+        return envs.set_state(saved["envs"])
+
+
+def self_play_round(run: Run, envs, obs, infos, args):
+    """One search of every env, one step each; finished games go to the replay buffer."""
+    mask = infos["action_mask"]
+    result = envs.search(evaluator(run.net), simulations=args.simulations, algorithm=args.algorithm,
+                         seed=derive_seed(args.seed, 1_000_000 + run.round))
+    actions = result.action.copy()
+    for i, game in enumerate(run.games):
+        if len(game) < args.sample_moves:
+            actions[i] = run.rng.choice(len(result.policy[i]), p=result.policy[i] / result.policy[i].sum())
+        game.append((obs[i].copy(), mask[i].copy(), result.policy[i].copy(), int(infos["to_play"][i])))
+    obs, _, terminated, truncated, infos = envs.step(actions)
+    for i in np.flatnonzero(terminated | truncated):
+        game, rewards = run.games[i], infos["seat_rewards"][i]
+        run.replay.add(np.stack([g[0] for g in game]), np.stack([g[1] for g in game]),
+                       np.stack([g[2] for g in game]), np.array([rewards[g[3]] for g in game], np.float32))
+        run.games[i] = []
+        run.finished += 1
+    return obs, infos
+
+
+def evaluate_now(run: Run, args) -> tuple[float, float, float]:
+    r = play(lambda obs, mask, games: run.net.greedy(obs, mask), args.eval_games, seed=args.eval_seed, opponent="greedy", players=args.players,
+             env_id=args.env, url=args.url, num_envs=min(100, args.eval_games), features=args.features)
+    low, high = wilson(r.wins, r.games)
+    return r.wins / r.games, low, high
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    envs = splendor_rl.make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
+                                autoreset="same_step", **env_options(args))
+    obs, infos = envs.reset()
+    run = Run(args, envs, sample_scale(args))
+    if args.resume:
+        obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs)
+    writer = SummaryWriter(os.path.join(args.out, "tb"), purge_step=run.round)
+    bar = tqdm(total=args.minutes * 60 or None, unit="s", disable=not args.progress, initial=int(run.seconds))
+    losses, started = (0.0, 0.0), time.perf_counter() - run.seconds
+
+    def save() -> None:
+        run.seconds = time.perf_counter() - started
+        torch.save(run.state(args, envs), os.path.join(args.out, "state.pt"))
+        pvnet.save(run.net, os.path.join(args.out, "net.safetensors"), args.env, env_options(args))
+        with open(os.path.join(args.out, "curve.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, CURVE)
+            w.writeheader()
+            w.writerows(run.curve)
+
+    while not (args.rounds and run.round >= args.rounds or
+               args.minutes and time.perf_counter() - started >= args.minutes * 60):
+        obs, infos = self_play_round(run, envs, obs, infos, args)
+        if run.replay.len >= args.min_buffer:
+            for _ in range(args.updates):
+                losses = train_step(run.net, run.optimizer, run.replay, run.rng, args)
+        run.round += 1
+        seconds = time.perf_counter() - started
+        bar.update(int(seconds) - bar.n)
+        writer.add_scalar("loss/policy", losses[0], run.round)
+        writer.add_scalar("loss/value", losses[1], run.round)
+        if args.eval_every and run.round % args.eval_every == 0:
+            win, low, high = evaluate_now(run, args)
+            run.curve.append(dict(zip(CURVE, (run.round, round(seconds, 1), run.finished, run.replay.len,
+                                              losses[0], losses[1], win, low, high))))
+            writer.add_scalar("eval/win_rate_vs_greedy", win, run.round)
+            bar.set_postfix(games=run.finished, vs_greedy=f"{win:.0%} ({low:.0%}–{high:.0%})")
+        if run.round % args.checkpoint_every == 0:
+            save()
+    save()
+    bar.close()
+    writer.close()
+    envs.close()
+    print(f"{run.round} rounds, {run.finished} games, {run.replay.len} positions in the buffer; "
+          f"{os.path.join(args.out, 'net.safetensors')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""examples/alphazero.py, run as a user would against the test server: a short self-play run that learns from
+finished games, resumes bit-identically, and writes a network that `splendor_rl.evaluate` plays."""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pytest
+
+from .test_examples import EXAMPLES, evaluate, parse, run
+
+torch = pytest.importorskip("torch")
+load_file = pytest.importorskip("safetensors.torch").load_file
+
+# Small enough for seconds, long enough that games end and training starts.
+TINY = ["--num-envs", "16", "--simulations", "8", "--min-buffer", "64", "--batch-size", "32", "--hidden", "32",
+        "--no-progress"]
+
+
+def alphazero(url: str, out, *args: str) -> str:
+    proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(out), *TINY, *args, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def weights(out) -> dict:
+    return load_file(str(out / "net.safetensors"))
+
+
+def test_alphazero_resumes_bit_identically(url, tmp_path):
+    straight, halves = tmp_path / "straight", tmp_path / "halves"
+    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", "40", "--eval-every", "0")
+    games, positions = map(int, re.search(r"^120 rounds, (\d+) games, (\d+) positions", done).groups())
+    assert games > 0 and positions > 64  # games ended, so training ran on their positions
+    alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0")
+    first = weights(halves)
+    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(halves / "state.pt"), "--rounds", "120",
+               "--url", url, "--no-progress", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    a, b = weights(straight), weights(halves)
+    assert a.keys() == b.keys()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert not all(torch.equal(first[k], b[k]) for k in a)  # it trained after the resume
+
+
+@pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
+def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
+    alphazero(url, tmp_path, "--env", env_id, "--rounds", "80", "--eval-every", "40", "--eval-games", "8",
+              "--checkpoint-every", "80")
+    with open(tmp_path / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["round"]) for r in rows] == [40, 80]
+    assert all(float(r["win_low"]) <= float(r["win_rate"]) <= float(r["win_high"]) for r in rows)
+    assert any((tmp_path / "tb").iterdir())
+    policy, opponent, wins, games, _ = parse(evaluate(url, "--policy", str(tmp_path / "net.safetensors"),
+                                                      "--opponent", "greedy", "--games", "6"))
+    assert (opponent, games) == ("greedy", 6)
+
+
+def test_evaluate_refuses_a_network_of_other_players_in_one_line(url, tmp_path):
+    alphazero(url, tmp_path, "--rounds", "1", "--eval-every", "0")
+    proc = run("-m", "splendor_rl.evaluate", "--url", url, "--policy", str(tmp_path / "net.safetensors"),
+               "--players", "3", "--games", "2")
+    assert proc.returncode == 2 and "trained with 2 players, not 3" in proc.stderr
+    (tmp_path / "bad.safetensors").write_bytes(b"not a network")
+    proc = run("-m", "splendor_rl.evaluate", "--url", url, "--policy", str(tmp_path / "bad.safetensors"))
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
