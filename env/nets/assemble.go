@@ -39,7 +39,8 @@ func assemble(t map[string]tensor) (*Net, error) {
 	return n, nil
 }
 
-// shapeRules lists every tensor of a net with these sizes, in file order.
+// shapeRules lists every tensor of a net of these sizes, in the order of
+// the network: the first missing one reported is the earliest.
 func shapeRules(layers, obs, hidden, actions int) []shapeRule {
 	rules := []shapeRule{{"scale", []int{obs}, "one factor per feature"}}
 	in, from := obs, fmt.Sprintf("its inputs are the %d features of scale", obs)

@@ -6,6 +6,9 @@ observations, a legal-action mask for each, and torch's logits, values (computed
 weights) and argmax over the legal actions. Run from the repository root (needs torch and safetensors):
 
     PYTHONPATH=python_client python env/nets/testdata/make_fixture.py
+
+A rerun writes the same numbers, but the metadata's keys may come in another order (safetensors keeps them in a hash
+map), so the .safetensors files may differ byte for byte: keep the committed ones unless the cases change.
 """
 
 from __future__ import annotations
