@@ -57,6 +57,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=256, help="games searched at once")
     p.add_argument("--simulations", type=int, default=32)
     p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel")
+    p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE", help="a search setting "
+                   "(PROTOCOL.md §3: value_scale=0.1, pb_c_init=2, max_num_considered_actions=8…), repeatable")
     p.add_argument("--sample-moves", type=int, default=0, help="decisions of each game drawn from the improved "
                    "policy (temperature 1) rather than the search's action")
     p.add_argument("--hidden", type=int, default=256)
@@ -92,6 +94,15 @@ def env_options(args) -> dict:
     if args.env == "splendor-v1":
         options["players"] = args.players
     return options
+
+
+def search_settings(args) -> dict:
+    """--setting KEY=VALUE pairs, numbers as numbers."""
+    settings = {}
+    for item in args.setting:
+        key, _, value = item.partition("=")
+        settings[key] = float(value) if "." in value or "e" in value else int(value)
+    return settings
 
 
 class Replay:
@@ -190,7 +201,7 @@ def self_play_round(run: Run, envs, obs, infos, args):
     """One search of every env, one step each; finished games go to the replay buffer."""
     mask = infos["action_mask"]
     result = envs.search(evaluator(run.net), simulations=args.simulations, algorithm=args.algorithm,
-                         seed=derive_seed(args.seed, 1_000_000 + run.round))
+                         seed=derive_seed(args.seed, 1_000_000 + run.round), **search_settings(args))
     actions = result.action.copy()
     for i, game in enumerate(run.games):
         if len(game) < args.sample_moves:

@@ -1,0 +1,188 @@
+"""A rating that means the same in every paper: play an entrant against a pinned reference field on fixed seeded
+deals and fit its Elo rating against the field's published ratings.
+
+    python -m splendor_rl.ladder mcts:800
+    python -m splendor_rl.ladder me=runs/az/net.safetensors
+    python -m splendor_rl.ladder --env splendor-duel-v1 puct:1000
+    python -m splendor_rl.ladder --calibrate          # how the field's ratings were found (docs/ladder.md)
+
+The entrant (anything the arena takes: a bot, `name=path` of a checkpoint or network, `name=module:function`) plays
+every member of its env's field on the ladder's deals: DEALS deals dealt from SEED + j, each once per seating
+(the arena's gauntlet, duplicate format), so the games, and the rating, depend on the entrant alone. A game scores
+1 if the entrant finished ahead of the member, ½ if level, 0 behind. The rating is the maximum-likelihood Elo
+rating R given the members' fixed ratings (a win against rating r has probability 1/(1 + 10^((r − R)/400))), plus
+one virtual draw against a player of 1000 so that a perfect record has a finite rating, with its 95 %
+likelihood-ratio interval. The field's ratings were fitted once from a round-robin of the field on the
+same deals, greedy anchored at 1000 (`--calibrate` plays it again and prints them); new members join by being
+laddered, so the scale never moves. Only 2-player tables have a field yet.
+
+Why not openskill, which the arena uses: its online updates depend on the order of the games and on its prior,
+while a fixed field calls for the one-parameter logistic fit below, which depends on the results alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Sequence
+
+from .arena import check_plugin, load_policies, parse_entrant, run
+from .errors import ConnectionLost, ServerUnreachable, SplendorError
+from .evaluate import checkpoint_env
+
+DEALS, SEED = 50, 20261126
+# The reference fields, fitted by `--calibrate` (docs/ladder.md); tests pin them to the docs.
+FIELDS: dict[tuple[str, int], dict[str, float]] = {
+    ("splendor-v1", 2): {"random": 0.0, "greedy": 1000.0, "mcts:200": 0.0, "mcts": 0.0},
+    ("splendor-duel-v1", 2): {"random": 0.0, "greedy": 1000.0, "mcts:200": 0.0, "mcts": 0.0},
+}
+ANCHOR = "greedy"
+BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows
+# One virtual draw against the anchor's rating joins every fit (as BayesElo's prior does): a player who lost or
+# won every game still gets a finite rating, and a few hundred real games outweigh it.
+PRIOR = (1000.0, 0.5)
+CHI2_95 = 3.841458820694124  # the likelihood-ratio interval's threshold (χ², one degree of freedom)
+
+
+def expected(rating: float, other: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
+
+
+def log_likelihood(rating: float, games: Sequence[tuple[float, float]]) -> float:
+    """Of (opponent's rating, score) games for a player of `rating`."""
+    total = 0.0
+    for other, score in games:
+        p = min(max(expected(rating, other), 1e-300), 1 - 1e-16)
+        total += score * math.log(p) + (1 - score) * math.log(1 - p)
+    return total
+
+
+def bisect(f, lo: float, hi: float) -> float:
+    """The root of a function decreasing on [lo, hi], or the bound it does not cross."""
+    if f(lo) <= 0:
+        return lo
+    if f(hi) >= 0:
+        return hi
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if f(mid) > 0 else (lo, mid)
+    return (lo + hi) / 2
+
+
+def fit(games: Sequence[tuple[float, float]]) -> float:
+    """The maximum-likelihood rating, the prior's draw included: where the scores equal their expectation (a
+    decreasing function of R)."""
+    games = [*games, PRIOR]
+    return bisect(lambda r: sum(score - expected(r, other) for other, score in games), *BOUNDS)
+
+
+def interval(games: Sequence[tuple[float, float]], rating: float) -> tuple[float, float]:
+    """The 95 % likelihood-ratio interval around the fitted rating."""
+    games = [*games, PRIOR]
+    top = log_likelihood(rating, games)
+
+    def inside(r: float) -> float:  # > 0 inside the interval
+        return CHI2_95 / 2 - (top - log_likelihood(r, games))
+
+    low = bisect(lambda r: -inside(r), BOUNDS[0], rating)
+    high = bisect(inside, rating, BOUNDS[1])
+    return low, high
+
+
+def scores(records: Sequence[dict], name: str) -> dict[str, list[float]]:
+    """Each other entrant's games against `name` (2-player tables), as `name`'s scores."""
+    out: dict[str, list[float]] = {}
+    for record in records:
+        if name not in record["seats"]:
+            continue
+        me = record["seats"].index(name)
+        other = 1 - me
+        mine, theirs = record["places"][me], record["places"][other]
+        out.setdefault(record["seats"][other], []).append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+    return out
+
+
+def calibrate(names: Sequence[str], records: Sequence[dict], anchor: str = ANCHOR) -> dict[str, float]:
+    """Every entrant's rating from a round-robin's records, the anchor held at 1000: each rating refitted in turn
+    against the others until none moves by 0.001."""
+    ratings = {n: 1000.0 for n in names}
+    for _ in range(1000):
+        moved = 0.0
+        for name in names:
+            if name == anchor:
+                continue
+            games = [(ratings[o], s) for o, ss in scores(records, name).items() for s in ss]
+            new = fit(games)
+            moved, ratings[name] = max(moved, abs(new - ratings[name])), new
+        if moved < 1e-3:
+            break
+    return {n: round(r, 1) for n, r in ratings.items()}
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m splendor_rl.ladder", description=__doc__.split("\n")[0])
+    p.add_argument("entrant", nargs="?", help="a bot, name=path (checkpoint or network) or name=module:function")
+    p.add_argument("--env", default=None, help="splendor-v1 or splendor-duel-v1 (default: a network's, else "
+                   "splendor-v1)")
+    p.add_argument("--calibrate", action="store_true", help="play the field's round-robin and fit its ratings")
+    p.add_argument("--deals", type=int, default=DEALS, help=f"deals per pairing: other than {DEALS}, the rating "
+                   "is not on the ladder (for quick checks)")
+    p.add_argument("--num-envs", type=int, default=64)
+    p.add_argument("--url", default=None, help="a running server (default: start a local one)")
+    p.add_argument("--torch-threads", type=int, default=1)
+    args = p.parse_args(argv)
+    if bool(args.entrant) == args.calibrate:
+        p.error("name an entrant, or pass --calibrate")
+    args.players, args.seed = 2, SEED
+    args.entrants = [parse_entrant(args.entrant)] if args.entrant else []
+    check_args_for(p, args)
+    return args
+
+
+def check_args_for(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """As the arena checks its entrants (a network plays its own env; a plugin imports), then the env's field."""
+    for e in args.entrants:
+        if e.kind == "checkpoint":
+            args.env = checkpoint_env(p, e.source, args.env)
+        elif e.kind == "plugin":
+            check_plugin(p, e)
+    args.env = args.env or "splendor-v1"
+    if (args.env, args.players) not in FIELDS:
+        p.error(f"no ladder field for {args.env} with {args.players} players")
+    field = FIELDS[(args.env, args.players)]
+    if args.entrants and args.entrants[0].name in field:
+        p.error(f"{args.entrants[0].name} is a member of the field: its rating is {field[args.entrants[0].name]:.0f}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    field = FIELDS[(args.env, args.players)]
+    members = [parse_entrant(name) for name in field]
+    entrants = args.entrants + members
+    load_policies(entrants, args)
+    try:
+        records = run(entrants, env_id=args.env, players=2, fmt="round-robin" if args.calibrate else "gauntlet",
+                      hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url)
+    except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
+        print(f"splendor_rl.ladder: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    note = "" if args.deals == DEALS else f" (--deals {args.deals}: not the ladder's deals, not comparable)"
+    if args.calibrate:
+        for name, rating in calibrate(list(field), records).items():
+            print(f"{name:>12}  {rating:7.1f}")
+        print(f"{len(records)} games{note}")
+        return 0
+    name = args.entrants[0].name
+    per_member = scores(records, name)
+    games = [(field[m], s) for m, ss in per_member.items() for s in ss]
+    rating = fit(games)
+    low, high = interval(games, rating)
+    print(f"ladder rating of {name} on {args.env}, 2 players: {rating:.0f} (95 % {low:.0f}–{high:.0f}){note}")
+    for member, ss in per_member.items():
+        print(f"  vs {member:<10} ({field[member]:6.0f}): {sum(ss):g}/{len(ss)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

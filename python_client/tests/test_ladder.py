@@ -1,0 +1,73 @@
+"""The ladder (`python -m splendor_rl.ladder`): its Elo fit, the field's calibration, the published field, and a
+short run against the test server."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from splendor_rl import ladder
+
+from .test_examples import run
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "ladder.md"
+
+
+def games(record: dict[float, tuple[int, int]]) -> list[tuple[float, float]]:
+    """(rating, (wins, losses)) as the fit's (opponent rating, score) games."""
+    return [(r, 1.0) for r, (w, _) in record.items() for _ in range(w)] + \
+        [(r, 0.0) for r, (_, l) in record.items() for _ in range(l)]
+
+
+def test_fit_is_elo():
+    g = games({1000.0: (600, 400)})
+    rating = ladder.fit(g)
+    assert rating == pytest.approx(1000 + 400 * math.log10(1.5), abs=0.5)  # the prior's draw barely moves it
+    low, high = ladder.interval(g, rating)
+    assert low < rating < high and high - low == pytest.approx(2 * 1.96 * 400 / math.log(10) /
+                                                                (1000 * 0.24) ** 0.5, rel=0.05)
+    assert ladder.fit(games({1000.0: (0, 300)})) < 1000 - 600  # a perfect loss record: finite, far below
+
+
+def record(a: str, b: str, a_ahead: bool) -> dict:
+    return {"seats": [a, b], "places": [1, 2] if a_ahead else [2, 1]}
+
+
+def test_calibration_recovers_the_ratings_that_made_the_scores():
+    # Scores exactly as Elo expects for greedy 1000, strong 1200 (76 % against greedy), weak 800.
+    rows = []
+    for a, b, wins in (("strong", "greedy", 76), ("greedy", "weak", 76), ("strong", "weak", 91)):
+        rows += [record(a, b, k < wins) for k in range(100)]
+    ratings = ladder.calibrate(["strong", "greedy", "weak"], rows)
+    assert ratings["greedy"] == 1000
+    assert ratings["strong"] == pytest.approx(1200, abs=15) and ratings["weak"] == pytest.approx(800, abs=15)
+
+
+def test_the_field_is_the_one_published():
+    text = DOCS.read_text()
+    for (env, players), field in ladder.FIELDS.items():
+        section = text.split(f"### {env}, {players} players", 1)[1].split("###", 1)[0]
+        published = {m[1]: float(m[2]) for m in re.finditer(r"^\| `([^`]+)` \| (-?\d+(?:\.\d+)?) \|", section, re.M)}
+        assert published == field, env
+    assert f"{ladder.DEALS} deals" in text and str(ladder.SEED) in text
+
+
+def test_a_short_ladder_run(url):
+    args = ["-m", "splendor_rl.ladder", "puct:20", "--deals", "1", "--url", url]
+    first, again = run(*args), run(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == again.stdout  # the games depend on the entrant alone
+    m = re.match(r"ladder rating of puct:20 on splendor-v1, 2 players: (-?\d+) \(95 % (-?\d+)–(-?\d+)\) \(--deals 1",
+                 first.stdout)
+    assert m and int(m[2]) <= int(m[1]) <= int(m[3]), first.stdout
+    assert len(re.findall(r"^  vs ", first.stdout, re.M)) == len(ladder.FIELDS[("splendor-v1", 2)])
+
+
+def test_refusals_are_one_line(url):
+    member = run("-m", "splendor_rl.ladder", "greedy", "--url", url)
+    assert member.returncode == 2 and "member of the field" in member.stderr
+    neither = run("-m", "splendor_rl.ladder", "--url", url)
+    assert neither.returncode == 2 and "name an entrant, or pass --calibrate" in neither.stderr
