@@ -88,9 +88,11 @@ func (b *Bots[S, G]) ActUntil(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool) in
 		return RandomAction[S, G](s, r)
 	case Greedy:
 		return G(s).Greedy(r)
+	case MCTS:
+		action, _ := b.search(bot.Search, r, s, stop, nil)
+		return action
 	}
-	action, _ := b.search(bot.Search, r, s, stop, nil)
-	return action
+	panic("bots: " + bot.Kind.String() + " plays through its network (NetBot.Act)")
 }
 
 // Targets is what an mcts bot with set would play in s (the action ActUntil
