@@ -58,7 +58,7 @@ func SetBaselines(bs []Baseline) error {
 	var names []string
 	for _, id := range IDs() {
 		g, _ := lookup(id)
-		for players := 1; players <= bots.MaxSeats; players++ {
+		for players := 1; players <= bots.MaxSeats && g.SetBaseline != nil; players++ {
 			g.SetBaseline(players, nil)
 		}
 	}

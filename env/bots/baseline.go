@@ -85,7 +85,7 @@ func (b *NetBot[S, G]) Act(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool, polic
 	if policy == nil && bitset.Len(legal[:]) == 1 {
 		return bitset.Nth(legal[:], 0), 0 // forced: nothing to search
 	}
-	return b.search(e, bot.Simulations, r.Uint64(), s, stop, policy)
+	return b.search(e, int(bot.Simulations), r.Uint64(), s, stop, policy)
 }
 
 func (b *NetBot[S, G]) evaluation() *evaluation {

@@ -41,11 +41,12 @@ const MaxIterations = 20_000
 
 // Spec is a bot as its name describes it.
 type Spec struct {
-	Kind   Kind
-	Search Settings // for MCTS
+	Kind Kind
 	// Simulations is a Baseline's search: 0 plays the network's argmax,
-	// N > 0 a guided search of N simulations (baseline+search:N).
-	Simulations int
+	// N > 0 a guided search of N simulations (baseline+search:N). An
+	// int32 fits beside Kind: every env holds a Spec per seat.
+	Simulations int32
+	Search      Settings // for MCTS
 }
 
 // Searches reports whether the bot searches, and so runs in a search slot
@@ -59,7 +60,7 @@ func (s Spec) Cost() int {
 	if s.Kind == MCTS {
 		return s.Search.Iterations
 	}
-	return s.Simulations
+	return int(s.Simulations)
 }
 
 // ErrBadBot reports a name that is not a bot.
@@ -76,7 +77,7 @@ func Parse(name string) (Spec, error) {
 		if err != nil || sims < 1 || sims > MaxSimulations {
 			return Spec{}, fmt.Errorf("%w: %q: want %sN, N simulations in [1, %d]", ErrBadBot, name, baselineSearch, MaxSimulations)
 		}
-		return Spec{Kind: Baseline, Simulations: sims}, nil
+		return Spec{Kind: Baseline, Simulations: int32(sims)}, nil
 	}
 	kindName, settings, hasSettings := strings.Cut(name, ":")
 	for k, n := range Names {
