@@ -10,6 +10,7 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/nets"
 	"github.com/splendor-rl/splendor/internal/nettest"
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -206,4 +207,33 @@ func TestSetBaselinesRefusesANetworkNotOfItsEnv(t *testing.T) {
 	err := env.SetBaselines([]env.Baseline{good, good})
 	require.ErrorContains(t, err, "as splendor-v1-2p.safetensors does")
 	assert.Empty(t, env.BaselineNames(), "a refused set installed something")
+}
+
+// A baseline bot's turns allocate nothing in steady state (the pattern of
+// TestStepDoesNotAllocate): its evaluator and buffers are pooled.
+func TestBaselineTurnsDoNotAllocate(t *testing.T) {
+	b, _ := randomBaseline(t, "splendor-v1", 2, env.Options{"players": 2}, 18)
+	withBaselines(t, b)
+	pool := env.NewPool(2)
+	defer pool.Close()
+	v, err := env.Make("splendor-v1", 32, env.Options{"mode": "vs_bots", "bots": "baseline", "max_rounds": 15}, 1, pool)
+	require.NoError(t, err)
+	require.NoError(t, v.Reset(nil, nil))
+	r := rng.New(1)
+	actions := make([]int32, v.Len())
+	na := v.Spec.NumActions
+	episodes := 0
+	allocs := testing.AllocsPerRun(1, func() {
+		for range 150 {
+			for i := range actions {
+				actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &r)
+			}
+			require.NoError(t, v.Step(actions))
+			for i := range v.Len() {
+				episodes += btoi(v.Terminated[i] || v.Truncated[i])
+			}
+		}
+	})
+	require.Greater(t, episodes, 40)
+	assert.Less(t, allocs, float64(episodes)/20, "%d episodes", episodes)
 }

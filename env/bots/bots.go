@@ -1,7 +1,9 @@
 // Package bots is the built-in players, written once for every game: random,
-// greedy (each game's own one-ply heuristic) and information-set Monte Carlo
-// tree search, over the small Game interface each env implements on its
-// engine's state. It imports only the standard library and internal/.
+// greedy (each game's own one-ply heuristic), information-set Monte Carlo
+// tree search, and the baselines that play a trained network (baseline.go),
+// over the small Game interface each env implements on its engine's state.
+// It imports only the standard library and internal/: a network is an
+// Evaluator here.
 package bots
 
 import (
