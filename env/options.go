@@ -56,6 +56,11 @@ func (o *OptionReader) note(spec OptionSpec, value any) {
 	o.applied[spec.Name] = value
 }
 
+// Refuse makes err the error of option key, unless an earlier one is: for
+// a value the game refuses after reading it (a baseline bot where it has
+// no network).
+func (o *OptionReader) Refuse(key string, err error) { o.fail(key, "%v", err) }
+
 func (o *OptionReader) fail(key, format string, args ...any) {
 	if o.err == nil {
 		o.err = fmt.Errorf("%w: %s: %s", ErrBadOption, key, fmt.Sprintf(format, args...))

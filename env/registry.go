@@ -14,6 +14,10 @@ type Game struct {
 	ID         string
 	Make       func(o *OptionReader) (Spec, func() Env)
 	Components func() any
+	// SetBaseline makes b, checked against the game (SetBaselines), the
+	// baseline bots of its tables of players seats (nil: none). Optional:
+	// a game without it has no baseline bots.
+	SetBaseline func(players int, b *Baseline)
 }
 
 var (

@@ -140,7 +140,8 @@ type BotTargets struct {
 }
 
 // BotTargets is BotActions for an mcts bot, with its searches' targets, at
-// no extra search (a forced move is searched too, for its value), or for a
+// no extra search (a forced move is searched too, for its value), for a
+// baseline+search bot, with its improved policy and root value, or for a
 // guided bot ("gumbel:1000", "puct:1000": bots.ParseGuided), with its
 // improved policy and root value. Another bot is refused with
 // ErrBadOption: it has no search to learn from.
@@ -188,7 +189,7 @@ func (v *Vector) advise(ids []int, bot string, seed uint64, seeds []uint64, targ
 			t.Value[k] = value
 		}
 	}
-	if spec.Kind == bots.MCTS {
+	if spec.Searches() {
 		v.runSearches(len(ids))
 	} else {
 		v.pool.run(v, len(ids), stepChunk)
@@ -225,11 +226,15 @@ func (v *Vector) botSpec(bot string, targets bool) (bots.Spec, error) {
 	if err != nil {
 		return spec, fmt.Errorf("%w: %v", ErrBadOption, err)
 	}
-	if _, ok := v.envs[0].(Advisor); !ok {
+	a, ok := v.envs[0].(Advisor)
+	if !ok {
 		return spec, fmt.Errorf("%w: %s has no bots", ErrBadOption, v.Spec.ID)
 	}
-	if targets && spec.Kind != bots.MCTS {
-		return spec, fmt.Errorf("%w: targets need an mcts bot (%s does not search)", ErrBadOption, spec.Kind)
+	if err := a.CanPlay(spec); err != nil {
+		return spec, fmt.Errorf("%w: %v", ErrBadOption, err)
+	}
+	if targets && !spec.Searches() {
+		return spec, fmt.Errorf("%w: targets need a bot that searches (mcts, baseline+search:N; %s does not)", ErrBadOption, bot)
 	}
 	return spec, nil
 }

@@ -38,6 +38,7 @@ var table = []setting{
 	{"pprof_listen", "", "loopback host:port to serve Go's pprof on (empty: off)"},
 	{"workers", 0, "goroutines stepping envs (0: one per core)"},
 	{"search_slots", 0, "mcts searches running at once, the share of the cores searches take (0: one fewer than workers, at least 1)"},
+	{"baselines", "", "directory of the baseline bots' networks, <env-id>-<players>p.safetensors (empty: the ones built into the binary)"},
 	{"log_level", "info", "debug, info, warn or error"},
 	{"token", "", "shared secret clients send in hello (empty: none)"},
 }
@@ -82,6 +83,7 @@ type settings struct {
 	server.Config
 	shutdownGrace time.Duration
 	pprofListen   string // "": no profiling endpoint
+	baselines     string // the networks' directory ("": the embedded ones)
 	// exitOnStdinClose drains and exits when standard input reaches EOF, so a
 	// parent that holds the other end of a pipe takes the server with it
 	// when it dies, even by SIGKILL.
@@ -171,7 +173,8 @@ func toSettings(v *viper.Viper, exitOnStdinClose bool) (settings, error) {
 		SearchSlots:          r.int("search_slots"),
 		Token:                r.str("token"),
 		Version:              version,
-	}, shutdownGrace: r.duration("shutdown_grace"), pprofListen: r.str("pprof_listen"), exitOnStdinClose: exitOnStdinClose}
+	}, shutdownGrace: r.duration("shutdown_grace"), pprofListen: r.str("pprof_listen"),
+		baselines: r.str("baselines"), exitOnStdinClose: exitOnStdinClose}
 	allowRemote := r.bool("allow_remote_without_token")
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(r.str("log_level"))); err != nil && r.err == nil {

@@ -55,6 +55,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	loaded, err := server.LoadBaselines(cfg.baselines)
+	if err != nil {
+		return err
+	}
 	if cfg.exitOnStdinClose {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
@@ -65,7 +69,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	srv := server.New(cfg.Config)
-	announce(out, ln.Addr().String())
+	announce(out, ln.Addr().String(), loaded)
 	limitMemory(out, cfg.Config)
 	if cfg.pprofListen != "" {
 		stopProfiling, err := serveProfiling(cfg.pprofListen, out)
@@ -91,12 +95,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 }
 
 // announce prints where the server listens (its first line, which the
-// Python client's LocalServer reads) and how to connect.
-func announce(out io.Writer, addr string) {
+// Python client's LocalServer reads), how to connect, and the baseline
+// networks loaded.
+func announce(out io.Writer, addr string, baselines []string) {
 	fmt.Fprintf(out, "splendor-server %s listening on ws://%s/ws (health: http://%s/healthz, metrics: /metrics)\n", version, addr, addr)
 	fmt.Fprintf(out, "envs: %s; protocol: encoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "))
 	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
 	fmt.Fprintf(out, "viewer: http://%s/ (replays and games against the bots in a browser, docs/viewer.md)\n", addr)
+	if len(baselines) == 0 {
+		baselines = []string{"none"}
+	}
+	fmt.Fprintf(out, "baseline bots: %s (docs/bots.md)\n", strings.Join(baselines, ", "))
 }
 
 // limitMemory states the worst case the limits allow, and asks the Go

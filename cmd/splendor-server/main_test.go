@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/splendor-rl/splendor/cmd/internal/server"
 	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/internal/nettest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -182,4 +185,24 @@ func TestHelpVersionAndUsageExitCodes(t *testing.T) {
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit)
 	require.Equal(t, 2, exit.ExitCode())
+}
+
+// A baseline network that cannot be played as its name says stops the
+// server at start, exit status 1, with one line naming the file.
+func TestABadBaselineStopsTheServerAtStart(t *testing.T) {
+	bin, err := buildOnce()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "splendor-v1-2p.safetensors")
+	require.NoError(t, os.WriteFile(path, nettest.RandomNet(1, 10, 5, 8, 1).Bytes()[:60], 0o644))
+	for _, args := range [][]string{{"--baselines", dir}, {"--baselines", filepath.Join(dir, "missing")}} {
+		out, err := exec.Command(bin, append([]string{"--config", shippedConfig, "--listen", "127.0.0.1:0"}, args...)...).CombinedOutput()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%v: %s", args, out)
+		require.Equal(t, 1, exit.ExitCode())
+		line := strings.TrimSuffix(string(out), "\n")
+		require.NotContains(t, line, "\n", "more than one line")
+		require.True(t, strings.HasPrefix(line, "splendor-server: baselines: "), line)
+		require.Contains(t, line, args[1], "the file or directory is named")
+	}
 }

@@ -1,7 +1,9 @@
 // Package bots is the built-in players, written once for every game: random,
-// greedy (each game's own one-ply heuristic) and information-set Monte Carlo
-// tree search, over the small Game interface each env implements on its
-// engine's state. It imports only the standard library and internal/.
+// greedy (each game's own one-ply heuristic), information-set Monte Carlo
+// tree search, and the baselines that play a trained network (baseline.go),
+// over the small Game interface each env implements on its engine's state.
+// It imports only the standard library and internal/: a network is an
+// Evaluator here.
 package bots
 
 import (
@@ -88,9 +90,11 @@ func (b *Bots[S, G]) ActUntil(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool) in
 		return RandomAction[S, G](s, r)
 	case Greedy:
 		return G(s).Greedy(r)
+	case MCTS:
+		action, _ := b.search(bot.Search, r, s, stop, nil)
+		return action
 	}
-	action, _ := b.search(bot.Search, r, s, stop, nil)
-	return action
+	panic("bots: " + bot.Kind.String() + " plays through its network (NetBot.Act)")
 }
 
 // Targets is what an mcts bot with set would play in s (the action ActUntil

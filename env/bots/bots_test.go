@@ -120,6 +120,9 @@ func TestParse(t *testing.T) {
 			Exploration: bots.DefaultSettings.Exploration, Rollout: bots.DefaultSettings.Rollout}},
 		"mcts:rollout=random,exploration=1.5,iterations=10": {Kind: bots.MCTS,
 			Search: bots.Settings{Iterations: 10, Exploration: 1.5, Rollout: bots.Random}},
+		"baseline":             {Kind: bots.Baseline},
+		"baseline+search:1":    {Kind: bots.Baseline, Simulations: 1},
+		"baseline+search:4096": {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
 	} {
 		spec, err := bots.Parse(name)
 		require.NoError(t, err, name)
@@ -127,7 +130,8 @@ func TestParse(t *testing.T) {
 	}
 	for _, name := range []string{"", "Greedy", "mcts:", "mcts:0", "mcts:100001", "mcts:-5", "greedy:5",
 		"mcts:iterations=ten", "mcts:exploration=-1", "mcts:exploration=nan", "mcts:rollout=mcts",
-		"mcts:depth=3", "mcts:iterations=10,,"} {
+		"mcts:depth=3", "mcts:iterations=10,,", "baseline:5", "baseline+search", "baseline+search:",
+		"baseline+search:0", "baseline+search:4097", "baseline+search:x", "baseline+mcts:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)
 	}

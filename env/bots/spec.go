@@ -11,13 +11,18 @@ import (
 type Kind uint8
 
 const (
-	Random Kind = iota // uniformly among the legal actions
-	Greedy             // the game's one-ply heuristic
-	MCTS               // information-set Monte Carlo tree search
+	Random   Kind = iota // uniformly among the legal actions
+	Greedy               // the game's one-ply heuristic
+	MCTS                 // information-set Monte Carlo tree search
+	Baseline             // a shipped network: its argmax, or a guided search it evaluates (baseline.go)
 )
 
 // Names are the bots' names, in Kind order.
-var Names = []string{"random", "greedy", "mcts"}
+var Names = []string{"random", "greedy", "mcts", "baseline"}
+
+// baselineSearch is the prefix of a baseline bot that searches:
+// "baseline+search:64".
+const baselineSearch = "baseline+search:"
 
 func (k Kind) String() string { return Names[k] }
 
@@ -36,17 +41,44 @@ const MaxIterations = 20_000
 
 // Spec is a bot as its name describes it.
 type Spec struct {
-	Kind   Kind
-	Search Settings // for MCTS
+	Kind Kind
+	// Simulations is a Baseline's search: 0 plays the network's argmax,
+	// N > 0 a guided search of N simulations (baseline+search:N). An
+	// int32 fits beside Kind: every env holds a Spec per seat.
+	Simulations int32
+	Search      Settings // for MCTS
+}
+
+// Searches reports whether the bot searches, and so runs in a search slot
+// and counts against the search budgets.
+func (s Spec) Searches() bool { return s.Kind == MCTS || s.Simulations > 0 }
+
+// Cost is the iterations, or simulations, of one decision: what
+// max_search_iterations counts (a simulation evaluated by a small network
+// costs about what an mcts iteration's greedy playout does).
+func (s Spec) Cost() int {
+	if s.Kind == MCTS {
+		return s.Search.Iterations
+	}
+	return int(s.Simulations)
 }
 
 // ErrBadBot reports a name that is not a bot.
 var ErrBadBot = errors.New("bad bot")
 
 // Parse reads a bot's name: "random", "greedy", "mcts", "mcts:800" (that
-// many iterations) or "mcts:iterations=800,exploration=0.7,rollout=random"
-// (any of the three settings, in any order).
+// many iterations), "mcts:iterations=800,exploration=0.7,rollout=random"
+// (any of the three settings, in any order), "baseline" or
+// "baseline+search:64" (that many simulations). Whether a game has a
+// baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
+	if n, ok := strings.CutPrefix(name, baselineSearch); ok {
+		sims, err := strconv.Atoi(n)
+		if err != nil || sims < 1 || sims > MaxSimulations {
+			return Spec{}, fmt.Errorf("%w: %q: want %sN, N simulations in [1, %d]", ErrBadBot, name, baselineSearch, MaxSimulations)
+		}
+		return Spec{Kind: Baseline, Simulations: int32(sims)}, nil
+	}
 	kindName, settings, hasSettings := strings.Cut(name, ":")
 	for k, n := range Names {
 		if n != kindName {
@@ -70,7 +102,8 @@ func Parse(name string) (Spec, error) {
 		return spec, err
 	}
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
-		"\"mcts:iterations=800,exploration=0.7,rollout=random\")", ErrBadBot, name, strings.Join(Names, ", "))
+		"\"mcts:iterations=800,exploration=0.7,rollout=random\", and baseline searching as in \"%s64\")",
+		ErrBadBot, name, strings.Join(Names, ", "), baselineSearch)
 }
 
 func (s *Settings) parse(text string) error {

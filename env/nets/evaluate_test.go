@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/nets"
+	"github.com/splendor-rl/splendor/internal/nettest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,9 +17,9 @@ import (
 const splendorObs, splendorActions, splendorHidden, splendorLayers = 442, 78, 256, 2
 
 // splendorSized is a random net of Splendor's sizes, its file and the net loaded.
-func splendorSized(t testing.TB) (*tensorFile, *nets.Net) {
-	f := randomNet(3, splendorObs, splendorActions, splendorHidden, splendorLayers)
-	n, err := nets.Load(writeFile(t, f.bytes()))
+func splendorSized(t testing.TB) (*nettest.File, *nets.Net) {
+	f := nettest.RandomNet(3, splendorObs, splendorActions, splendorHidden, splendorLayers)
+	n, err := nets.Load(writeFile(t, f.Bytes()))
 	require.NoError(t, err)
 	return f, n
 }
@@ -37,10 +38,10 @@ func observation(r *rand.Rand, size int, density float64) []uint8 {
 
 // reference evaluates f's network the plain way, in float64: row by row over
 // every input, as torch does.
-func reference(f *tensorFile, layers int, obs []uint8) (logits []float64, value float64) {
+func reference(f *nettest.File, layers int, obs []uint8) (logits []float64, value float64) {
 	x := make([]float64, len(obs))
 	for j, v := range obs {
-		x[j] = float64(v) * float64(f.tensor("scale").values[j])
+		x[j] = float64(v) * float64(f.Tensor("scale").Values[j])
 	}
 	for i := range layers {
 		x = dense(f, fmt.Sprintf("trunk.%d", i), x)
@@ -51,8 +52,8 @@ func reference(f *tensorFile, layers int, obs []uint8) (logits []float64, value 
 	return dense(f, "policy", x), math.Tanh(dense(f, "value", x)[0])
 }
 
-func dense(f *tensorFile, name string, x []float64) []float64 {
-	w, b := f.tensor(name+".weight").values, f.tensor(name+".bias").values
+func dense(f *nettest.File, name string, x []float64) []float64 {
+	w, b := f.Tensor(name+".weight").Values, f.Tensor(name+".bias").Values
 	y := make([]float64, len(b))
 	for o := range y {
 		y[o] = float64(b[o])
@@ -96,8 +97,8 @@ func TestEvaluateAndArgmaxAllocateNothing(t *testing.T) {
 // Argmax returns a legal action, no legal action has a larger logit, none
 // before it an equal one, and −1 exactly when nothing is legal.
 func TestArgmaxPicksTheBestLegalAction(t *testing.T) {
-	f := randomNet(8, 40, 25, 32, 2)
-	n, err := nets.Load(writeFile(t, f.bytes()))
+	f := nettest.RandomNet(8, 40, 25, 32, 2)
+	n, err := nets.Load(writeFile(t, f.Bytes()))
 	require.NoError(t, err)
 	e := n.NewEvaluator()
 	r := rand.New(rand.NewPCG(9, 1))
@@ -132,11 +133,11 @@ func requireBest(t *testing.T, mask []uint8, logits []float32, best int) {
 }
 
 func TestArgmaxBreaksTiesToTheLowerIndex(t *testing.T) {
-	f := randomNet(10, 12, 6, 8, 1)
+	f := nettest.RandomNet(10, 12, 6, 8, 1)
 	for _, name := range []string{"policy.weight", "policy.bias"} {
-		clear(f.tensor(name).values) // every logit 0
+		clear(f.Tensor(name).Values) // every logit 0
 	}
-	n, err := nets.Load(writeFile(t, f.bytes()))
+	n, err := nets.Load(writeFile(t, f.Bytes()))
 	require.NoError(t, err)
 	e := n.NewEvaluator()
 	obs := observation(rand.New(rand.NewPCG(11, 1)), 12, 0.5)
@@ -146,7 +147,7 @@ func TestArgmaxBreaksTiesToTheLowerIndex(t *testing.T) {
 }
 
 func TestEvaluatePanicsOnWrongLengths(t *testing.T) {
-	n, err := nets.Load(writeFile(t, goodNet().bytes()))
+	n, err := nets.Load(writeFile(t, goodNet().Bytes()))
 	require.NoError(t, err)
 	e := n.NewEvaluator()
 	obsOK, logitsOK, maskOK := make([]uint8, obs), make([]float32, actions), make([]uint8, actions)

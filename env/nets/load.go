@@ -22,9 +22,16 @@ func Load(path string) (*Net, error) {
 		}
 		return nil, fmt.Errorf("nets: %s: cannot read: %w", path, err)
 	}
+	return Read(path, b)
+}
+
+// Read reads and checks a network file's bytes b, as Load does; name is
+// the file, for the refusal (a file embedded in the binary has no path on
+// disk).
+func Read(name string, b []byte) (*Net, error) {
 	n, err := parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("nets: %s: %w", path, err)
+		return nil, fmt.Errorf("nets: %s: %w", name, err)
 	}
 	return n, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env/nets"
+	"github.com/splendor-rl/splendor/internal/nettest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,13 +19,13 @@ import (
 // Sizes of the nets the refusal cases change (obs 30, 11 actions, 16 wide, 2 layers).
 const obs, actions, hidden = 30, 11, 16
 
-func goodNet() *tensorFile { return randomNet(7, obs, actions, hidden, 2) }
+func goodNet() *nettest.File { return nettest.RandomNet(7, obs, actions, hidden, 2) }
 
 // changed is goodNet's file after change.
-func changed(change func(f *tensorFile)) []byte {
+func changed(change func(f *nettest.File)) []byte {
 	f := goodNet()
 	change(f)
-	return f.bytes()
+	return f.Bytes()
 }
 
 // requireRefusal checks that err refuses the file at path in one line that
@@ -41,7 +42,7 @@ func requireRefusal(t *testing.T, path string, err error, what ...string) {
 }
 
 func TestTheTestWriterMakesALoadableNet(t *testing.T) {
-	n, err := nets.Load(writeFile(t, goodNet().bytes()))
+	n, err := nets.Load(writeFile(t, goodNet().Bytes()))
 	require.NoError(t, err)
 	assert.Equal(t, []int{obs, actions, hidden, 2}, []int{n.Obs(), n.Actions(), n.Hidden(), n.Layers()})
 	assert.Equal(t, "splendor-v1", n.Env)
@@ -76,7 +77,7 @@ func TestLoadRefusesEveryTruncation(t *testing.T) {
 }
 
 func TestLoadRefusesABrokenContainer(t *testing.T) {
-	good := goodNet().bytes()
+	good := goodNet().Bytes()
 	headerLength := func(n uint64) []byte {
 		b := append([]byte(nil), good...)
 		binary.LittleEndian.PutUint64(b, n)
@@ -97,25 +98,25 @@ func TestLoadRefusesABrokenContainer(t *testing.T) {
 		{"metadata not strings", rawHeader(`{"__metadata__": {"format": 1}}`), []string{"__metadata__ is not a map of strings"}},
 		{"entry not an object", rawHeader(`{"__metadata__": {"format": "` + nets.Format + `", "env": "e", "options": "{}"}, "scale": 3}`),
 			[]string{`header entry "scale"`}},
-		{"dtype", changed(func(f *tensorFile) { f.tensor("trunk.0.weight").dtype = "F16" }),
+		{"dtype", changed(func(f *nettest.File) { f.Tensor("trunk.0.weight").Dtype = "F16" }),
 			[]string{"trunk.0.weight: dtype F16, want F32"}},
-		{"offsets past the data", changed(func(f *tensorFile) { f.tensor("value.bias").offsets = []int64{0, 1 << 20} }),
+		{"offsets past the data", changed(func(f *nettest.File) { f.Tensor("value.bias").Offsets = []int64{0, 1 << 20} }),
 			[]string{"truncated: value.bias ends at data byte 1048576"}},
-		{"offsets reversed", changed(func(f *tensorFile) { f.tensor("value.bias").offsets = []int64{8, 4} }),
+		{"offsets reversed", changed(func(f *nettest.File) { f.Tensor("value.bias").Offsets = []int64{8, 4} }),
 			[]string{"value.bias: data offsets [8 4] are not a byte range"}},
-		{"offsets negative", changed(func(f *tensorFile) { f.tensor("value.bias").offsets = []int64{-4, 0} }),
+		{"offsets negative", changed(func(f *nettest.File) { f.Tensor("value.bias").Offsets = []int64{-4, 0} }),
 			[]string{"value.bias: data offsets [-4 0] are not a byte range"}},
-		{"offsets overlap", changed(func(f *tensorFile) { // scale is first, [0, 4·obs)
-			f.tensor("trunk.0.weight").offsets = []int64{4*obs - 4, 4*obs - 4 + 4*hidden*obs}
+		{"offsets overlap", changed(func(f *nettest.File) { // scale is first, [0, 4·obs)
+			f.Tensor("trunk.0.weight").Offsets = []int64{4*obs - 4, 4*obs - 4 + 4*hidden*obs}
 		}), []string{"tensors scale and trunk.0.weight overlap"}},
-		{"size not the shape's", changed(func(f *tensorFile) { f.tensor("trunk.0.weight").shape = []int{hidden, obs + 1} }),
+		{"size not the shape's", changed(func(f *nettest.File) { f.Tensor("trunk.0.weight").Shape = []int{hidden, obs + 1} }),
 			[]string{"trunk.0.weight: data offsets", "hold 1920 bytes, shape [16 31] of F32 needs 1984"}},
-		{"empty dimension", changed(func(f *tensorFile) { f.reshape("scale", 0) }),
+		{"empty dimension", changed(func(f *nettest.File) { f.Reshape("scale", 0) }),
 			[]string{"scale: shape [0] is not a size"}},
 		{"bytes after the tensors", append(good, 0, 0, 0, 0), []string{"data bytes", "belong to no tensor"}},
-		{"NaN weight", changed(func(f *tensorFile) { f.tensor("policy.weight").values[3] = float32(math.NaN()) }),
+		{"NaN weight", changed(func(f *nettest.File) { f.Tensor("policy.weight").Values[3] = float32(math.NaN()) }),
 			[]string{"policy.weight: value 3 is NaN"}},
-		{"infinite scale", changed(func(f *tensorFile) { f.tensor("scale").values[0] = float32(math.Inf(1)) }),
+		{"infinite scale", changed(func(f *nettest.File) { f.Tensor("scale").Values[0] = float32(math.Inf(1)) }),
 			[]string{"scale: value 0 is +Inf"}},
 	}
 	for _, c := range cases {
@@ -130,42 +131,42 @@ func TestLoadRefusesABrokenContainer(t *testing.T) {
 func TestLoadRefusesTensorsThatDoNotChain(t *testing.T) {
 	cases := []struct {
 		name   string
-		change func(f *tensorFile)
+		change func(f *nettest.File)
 		what   []string
 	}{
-		{"scale of two dimensions", func(f *tensorFile) { f.reshape("scale", obs, 1) }, []string{"scale: shape [30 1], want [30]"}},
-		{"first layer not the observation's width", func(f *tensorFile) { f.reshape("trunk.0.weight", hidden, obs+1) },
+		{"scale of two dimensions", func(f *nettest.File) { f.Reshape("scale", obs, 1) }, []string{"scale: shape [30 1], want [30]"}},
+		{"first layer not the observation's width", func(f *nettest.File) { f.Reshape("trunk.0.weight", hidden, obs+1) },
 			[]string{"trunk.0.weight: shape [16 31], want [16 30]", "30 features of scale"}},
-		{"first layer of one dimension", func(f *tensorFile) { f.reshape("trunk.0.weight", hidden*obs) },
+		{"first layer of one dimension", func(f *nettest.File) { f.Reshape("trunk.0.weight", hidden*obs) },
 			[]string{"trunk.0.weight: shape [480], want [480 30]"}},
-		{"second layer not the first's width", func(f *tensorFile) { f.reshape("trunk.1.weight", hidden, hidden+1) },
+		{"second layer not the first's width", func(f *nettest.File) { f.Reshape("trunk.1.weight", hidden, hidden+1) },
 			[]string{"trunk.1.weight: shape [16 17], want [16 16]", "trunk.0's 16 outputs"}},
-		{"second layer wider", func(f *tensorFile) {
-			f.reshape("trunk.1.weight", hidden+1, hidden)
-			f.reshape("trunk.1.bias", hidden+1)
+		{"second layer wider", func(f *nettest.File) {
+			f.Reshape("trunk.1.weight", hidden+1, hidden)
+			f.Reshape("trunk.1.bias", hidden+1)
 		},
 			[]string{"trunk.1.weight: shape [17 16], want [16 16]", "every trunk layer is 16 wide"}},
-		{"bias of another width", func(f *tensorFile) { f.reshape("trunk.1.bias", hidden-1) },
+		{"bias of another width", func(f *nettest.File) { f.Reshape("trunk.1.bias", hidden-1) },
 			[]string{"trunk.1.bias: shape [15], want [16]"}},
-		{"policy not over the trunk", func(f *tensorFile) { f.reshape("policy.weight", actions, hidden+1) },
+		{"policy not over the trunk", func(f *nettest.File) { f.Reshape("policy.weight", actions, hidden+1) },
 			[]string{"policy.weight: shape [11 17], want [11 16]", "trunk.1's 16 outputs"}},
-		{"policy bias of another size", func(f *tensorFile) { f.reshape("policy.bias", actions+1) },
+		{"policy bias of another size", func(f *nettest.File) { f.Reshape("policy.bias", actions+1) },
 			[]string{"policy.bias: shape [12], want [11]"}},
-		{"two values", func(f *tensorFile) { f.reshape("value.weight", 2, hidden) },
+		{"two values", func(f *nettest.File) { f.Reshape("value.weight", 2, hidden) },
 			[]string{"value.weight: shape [2 16], want [1 16]"}},
-		{"value bias of two", func(f *tensorFile) { f.reshape("value.bias", 2) },
+		{"value bias of two", func(f *nettest.File) { f.Reshape("value.bias", 2) },
 			[]string{"value.bias: shape [2], want [1]"}},
-		{"missing bias", func(f *tensorFile) { f.drop("trunk.1.bias") }, []string{"missing tensor trunk.1.bias"}},
-		{"missing value head", func(f *tensorFile) { f.drop("value.bias") }, []string{"missing tensor value.bias"}},
-		{"missing scale", func(f *tensorFile) { f.drop("scale") }, []string{"missing tensor scale"}},
-		{"no trunk", func(f *tensorFile) {
+		{"missing bias", func(f *nettest.File) { f.Drop("trunk.1.bias") }, []string{"missing tensor trunk.1.bias"}},
+		{"missing value head", func(f *nettest.File) { f.Drop("value.bias") }, []string{"missing tensor value.bias"}},
+		{"missing scale", func(f *nettest.File) { f.Drop("scale") }, []string{"missing tensor scale"}},
+		{"no trunk", func(f *nettest.File) {
 			for _, name := range []string{"trunk.0.weight", "trunk.0.bias", "trunk.1.weight", "trunk.1.bias"} {
-				f.drop(name)
+				f.Drop(name)
 			}
 		}, []string{"no trunk layers"}},
-		{"unexpected tensor", func(f *tensorFile) { f.add("trunk.0.running_mean", hidden) },
+		{"unexpected tensor", func(f *nettest.File) { f.Add("trunk.0.running_mean", hidden) },
 			[]string{"unexpected tensor trunk.0.running_mean"}},
-		{"a layer after a gap", func(f *tensorFile) { f.add("trunk.3.weight", hidden, hidden) },
+		{"a layer after a gap", func(f *nettest.File) { f.Add("trunk.3.weight", hidden, hidden) },
 			[]string{"unexpected tensor trunk.3.weight"}},
 	}
 	for _, c := range cases {
@@ -194,13 +195,13 @@ func TestLoadRefusesWrongMetadata(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			path := writeFile(t, changed(func(f *tensorFile) { c.change(f.meta) }))
+			path := writeFile(t, changed(func(f *nettest.File) { c.change(f.Meta) }))
 			_, err := nets.Load(path)
 			requireRefusal(t, path, err, c.what...)
 		})
 	}
 	t.Run("no metadata", func(t *testing.T) {
-		path := writeFile(t, changed(func(f *tensorFile) { f.meta = nil }))
+		path := writeFile(t, changed(func(f *nettest.File) { f.Meta = nil }))
 		_, err := nets.Load(path)
 		requireRefusal(t, path, err, "no format in the metadata")
 	})

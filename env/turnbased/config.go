@@ -50,6 +50,11 @@ func (g *Game[S, G]) readConfig(o *env.OptionReader) config {
 	}
 	c.seat = o.Int("seat", -1, -1, c.players-1)
 	copy(c.bots[:], o.Bots("bots", c.players))
+	for _, b := range c.bots[:c.players] {
+		if err := g.canPlay(b, c.players); err != nil {
+			o.Refuse("bots", err)
+		}
+	}
 	if g.Payment != nil {
 		c.choose = o.String("payment", PaymentAuto, PaymentAuto, PaymentChoose) == PaymentChoose
 	}

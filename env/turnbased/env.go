@@ -87,7 +87,8 @@ func (e *Env[S, G]) apply(action int) error {
 func (e *Env[S, G]) playBots() {
 	for e.seats.BotToPlay(e.toPlay, e.over) {
 		seat := e.toPlay
-		if err := e.apply(e.game.bots.ActUntil(e.c.bots[seat], &e.bots[seat], &e.s, e.stop)); err != nil {
+		action, _ := e.act(e.c.bots[seat], &e.bots[seat], nil)
+		if err := e.apply(action); err != nil {
 			panic(e.game.ID + ": a bot chose an illegal action: " + err.Error())
 		}
 	}
@@ -161,25 +162,22 @@ func (e *Env[S, G]) Clone() env.Env {
 // CopyFrom takes src's whole state; src is an env of the same batch.
 func (e *Env[S, G]) CopyFrom(src env.Env) { *e = *src.(*Env[S, G]) }
 
-// BotAction is the action bot would choose now, drawing from seed, with an
-// mcts bot's search targets when policy is not nil (env.Advisor).
+// BotAction is the action bot would choose now, drawing from seed, with a
+// searching bot's targets when policy is not nil (env.Advisor).
 func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64, policy []float32) (action int, value float32) {
 	r := rng.New(seed)
-	if policy == nil {
-		return e.game.bots.ActUntil(bot, &r, &e.s, e.stop), 0
-	}
-	action, share := e.game.bots.Targets(bot.Search, &r, &e.s, e.stop, policy)
-	return action, bots.ShareValue(share, e.c.players)
+	return e.act(bot, &r, policy)
 }
 
-// SearchIterations adds up one decision of every seat's mcts bot in
-// vs-bots mode (env.Searcher); the client's own seat counts too, as its
-// seat may be drawn per episode.
+// SearchIterations adds up one decision of every seat's searching bot
+// (mcts iterations, baseline+search simulations) in vs-bots mode
+// (env.Searcher); the client's own seat counts too, as its seat may be
+// drawn per episode.
 func (e *Env[S, G]) SearchIterations() int {
 	n := 0
 	for _, b := range e.c.bots[:e.c.players] {
-		if e.c.mode == env.VsBots && b.Kind == bots.MCTS {
-			n += b.Search.Iterations
+		if e.c.mode == env.VsBots && b.Searches() {
+			n += b.Cost()
 		}
 	}
 	return n

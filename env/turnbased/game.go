@@ -8,6 +8,8 @@
 package turnbased
 
 import (
+	"sync/atomic"
+
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/tableview"
@@ -75,15 +77,19 @@ type Game[S any, G Rules[S]] struct {
 	// leafObservers observe a guided search's leaves as an env does,
 	// without and with the features block (guided.go).
 	leafObservers [2]bots.Observer[S]
+	// baselines are the baseline bots by table size (baseline.go): set at
+	// the server's start, read at every baseline bot's decision.
+	baselines [bots.MaxSeats + 1]atomic.Pointer[bots.NetBot[S, G]]
 }
 
 // Register makes g an env (env.Register) and returns it.
 func Register[S any, G Rules[S]](g *Game[S, G]) *Game[S, G] {
 	g.observeLeaves()
-	env.Register(env.Game{ID: g.ID, Components: g.Components, Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
-		c := g.readConfig(o)
-		return g.spec(c), func() env.Env { return g.newEnv(c) }
-	}})
+	env.Register(env.Game{ID: g.ID, Components: g.Components, SetBaseline: g.setBaseline,
+		Make: func(o *env.OptionReader) (env.Spec, func() env.Env) {
+			c := g.readConfig(o)
+			return g.spec(c), func() env.Env { return g.newEnv(c) }
+		}})
 	return g
 }
 

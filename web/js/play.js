@@ -13,7 +13,9 @@ import { MovePicker } from "./moves.js";
 import { jsonLine } from "./record.js";
 import { ending, rebuild } from "./replay.js";
 
-const BOTS = ["random", "greedy", "mcts"];
+// The hint bots; baseline ones exist only where the server ships a network
+// for the game and table size (a hint from none is refused with its reason).
+const BOTS = ["random", "greedy", "mcts", "baseline", "baseline+search:64"];
 // What the table waits for, as the situation line says it; the page's
 // body carries it as data-play for scripts (the browser tests wait on it).
 const WAITING = { "your-move": "your move", bot: "a bot is thinking", over: "game over" };

@@ -96,8 +96,8 @@ func WorstCaseMemory(cfg Config) int64 {
 }
 
 // searchTreeBytes bounds the tree of one search a bot runs in a search
-// slot: mcts, or a guided search on playouts (gumbel, puct) of the largest
-// action table.
+// slot: mcts, or a guided search on playouts (gumbel, puct) or guided by a
+// baseline network (baseline+search) of the largest action table.
 func searchTreeBytes() int64 {
 	return max(bots.TreeBytes, bots.GuidedBytes(bots.MaxSimulations, bitset.MaxActions))
 }

@@ -160,8 +160,8 @@ func maxViews(b *batch) int {
 // it searches (readAhead); a bad bot name is left for the op to refuse.
 func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
 	iterations := 0
-	if spec, err := bots.Parse(req.Bot); err == nil && spec.Kind == bots.MCTS {
-		iterations = spec.Search.Iterations
+	if spec, err := bots.Parse(req.Bot); err == nil && spec.Searches() {
+		iterations = spec.Cost()
 	}
 	if set, ok, err := bots.ParseGuided(req.Bot); ok && err == nil {
 		iterations = set.Simulations // a simulation costs about an mcts iteration: one greedy playout

@@ -1,0 +1,122 @@
+package bots_test
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/rng"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nimNet is a network of nim (observation: stones, seat; three takes):
+// logits from a table by stones, and a value; it counts its evaluations.
+type nimNet struct {
+	logits func(stones int) [3]float32
+	value  func(stones int) float32
+	calls  *atomic.Int64
+}
+
+func (n nimNet) Evaluate(obs []uint8, logits []float32) float32 {
+	n.calls.Add(1)
+	l := n.logits(int(obs[0]))
+	copy(logits, l[:])
+	return n.value(int(obs[0]))
+}
+
+func (n nimNet) network() bots.Network {
+	return bots.Network{Obs: 2, Actions: 3, NewEvaluator: func() bots.Evaluator { return n }}
+}
+
+// takeMost prefers taking more stones: a wrong policy at nim.
+func takeMost(int) [3]float32 { return [3]float32{0, 1, 2} }
+
+// knowsNim values a position as nim's rule does (a multiple of 4 is lost)
+// but has no opinion on the takes.
+func knowsNim(stones int) float32 {
+	if stones%4 == 0 {
+		return -1
+	}
+	return 1
+}
+
+func baseline(t *testing.T, name string, net nimNet) (bots.Spec, *bots.NetBot[nim, *nim]) {
+	spec, err := bots.Parse(name)
+	require.NoError(t, err)
+	require.Equal(t, bots.Baseline, spec.Kind)
+	return spec, bots.NewNetBot(net.network(), observeNim, &nimGuides)
+}
+
+func TestBaselinePlaysTheNetworksBestLegalAction(t *testing.T) {
+	net := nimNet{logits: takeMost, value: knowsNim, calls: new(atomic.Int64)}
+	spec, b := baseline(t, "baseline", net)
+	r := rng.New(1)
+	for stones, want := range map[int]int{1: 0, 2: 1, 3: 2, 9: 2} { // the largest legal take
+		action, _ := b.Act(spec, &r, &nim{stones: stones}, nil, nil)
+		assert.Equal(t, want, action, "%d stones", stones)
+	}
+	tie := nimNet{logits: func(int) [3]float32 { return [3]float32{1, 3, 3} }, value: knowsNim, calls: new(atomic.Int64)}
+	spec, b = baseline(t, "baseline", tie)
+	action, _ := b.Act(spec, &r, &nim{stones: 9}, nil, nil)
+	assert.Equal(t, 1, action, "a tie goes to the lower index")
+}
+
+// flat has no opinion on the takes: its argmax always takes one stone.
+func flat(int) [3]float32 { return [3]float32{} }
+
+// The search finds with the network's values what its policy does not
+// know, one evaluation per simulation at most.
+func TestBaselineSearchFindsTheWinningTakeAtNim(t *testing.T) {
+	net := nimNet{logits: flat, value: knowsNim, calls: new(atomic.Int64)}
+	spec, b := baseline(t, "baseline+search:200", net)
+	for stones := 5; stones <= 15; stones++ {
+		if stones%4 == 0 {
+			continue
+		}
+		r := rng.New(uint64(stones))
+		net.calls.Store(0)
+		g := nim{stones: stones}
+		action, _ := b.Act(spec, &r, &g, nil, nil)
+		assert.Equal(t, stones%4-1, action, "%d stones", stones)
+		assert.Equal(t, nim{stones: stones}, g, "the search changed the game")
+		assert.LessOrEqual(t, net.calls.Load(), int64(201), "%d stones: more evaluations than simulations and the root", stones)
+		assert.Greater(t, net.calls.Load(), int64(1), "%d stones: no search", stones)
+	}
+}
+
+func TestBaselineSearchIsAFunctionOfItsStream(t *testing.T) {
+	noisy := func(stones int) [3]float32 { return [3]float32{0.3, 0.2, 0.1} }
+	net := nimNet{logits: noisy, value: func(int) float32 { return 0 }, calls: new(atomic.Int64)}
+	spec, b := baseline(t, "baseline+search:64", net)
+	play := func(seed uint64) []float32 {
+		r := rng.New(seed)
+		policy := make([]float32, 3)
+		b.Act(spec, &r, &nim{stones: 21}, nil, policy)
+		return policy
+	}
+	assert.Equal(t, play(5), play(5))
+	assert.InDelta(t, 1, play(5)[0]+play(5)[1]+play(5)[2], 1e-5)
+}
+
+func TestBaselineSearchStopsWhenAsked(t *testing.T) {
+	net := nimNet{logits: takeMost, value: knowsNim, calls: new(atomic.Int64)}
+	spec, b := baseline(t, "baseline+search:4096", net)
+	var stop atomic.Bool
+	stop.Store(true)
+	r := rng.New(1)
+	action, _ := b.Act(spec, &r, &nim{stones: 21}, &stop, nil)
+	assert.Contains(t, []int{0, 1, 2}, action)
+	assert.Less(t, net.calls.Load(), int64(100), "a stopped search went on")
+}
+
+func TestBaselineAllocatesNothingOnceWarm(t *testing.T) {
+	net := nimNet{logits: takeMost, value: knowsNim, calls: new(atomic.Int64)}
+	for _, name := range []string{"baseline", "baseline+search:100"} {
+		spec, b := baseline(t, name, net)
+		r := rng.New(1)
+		g := nim{stones: 21}
+		b.Act(spec, &r, &g, nil, nil)
+		assert.Zero(t, testing.AllocsPerRun(20, func() { b.Act(spec, &r, &g, nil, nil) }), name)
+	}
+}

@@ -1,0 +1,45 @@
+package turnbased
+
+import (
+	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/rng"
+)
+
+// setBaseline makes b the baseline bots of g's tables of players seats
+// (env.Game.SetBaseline). The bot observes as the env b was trained in
+// does, its features block included, whatever the options of the env it
+// plays in.
+func (g *Game[S, G]) setBaseline(players int, b *env.Baseline) {
+	if b == nil {
+		g.baselines[players].Store(nil)
+		return
+	}
+	c := g.readConfig(env.NewOptionReader(b.Options)) // checked by env.SetBaselines
+	g.baselines[players].Store(bots.NewNetBot(b.Network, g.leafObservers[Flag(c.features)], &g.guides))
+}
+
+// canPlay refuses a baseline bot at a table size without a network.
+func (g *Game[S, G]) canPlay(bot bots.Spec, players int) error {
+	if bot.Kind == bots.Baseline && g.baselines[players].Load() == nil {
+		return env.NoBaseline(g.ID, players)
+	}
+	return nil
+}
+
+// CanPlay refuses a bot the env does not have (env.Advisor).
+func (e *Env[S, G]) CanPlay(bot bots.Spec) error { return e.game.canPlay(bot, e.c.players) }
+
+// act is bot's choice for the seat to play, drawing from r, with a
+// search's targets when policy is not nil (Targets, or a baseline
+// search's improved policy and value).
+func (e *Env[S, G]) act(bot bots.Spec, r *rng.Rand, policy []float32) (action int, value float32) {
+	switch {
+	case bot.Kind == bots.Baseline:
+		return e.game.baselines[e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)
+	case policy == nil:
+		return e.game.bots.ActUntil(bot, r, &e.s, e.stop), 0
+	}
+	action, share := e.game.bots.Targets(bot.Search, r, &e.s, e.stop, policy)
+	return action, bots.ShareValue(share, e.c.players)
+}
