@@ -10,7 +10,6 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/nets"
 	"github.com/splendor-rl/splendor/internal/nettest"
-	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -218,22 +217,7 @@ func TestBaselineTurnsDoNotAllocate(t *testing.T) {
 	defer pool.Close()
 	v, err := env.Make("splendor-v1", 32, env.Options{"mode": "vs_bots", "bots": "baseline", "max_rounds": 15}, 1, pool)
 	require.NoError(t, err)
-	require.NoError(t, v.Reset(nil, nil))
-	r := rng.New(1)
-	actions := make([]int32, v.Len())
-	na := v.Spec.NumActions
-	episodes := 0
-	allocs := testing.AllocsPerRun(1, func() {
-		for range 150 {
-			for i := range actions {
-				actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &r)
-			}
-			require.NoError(t, v.Step(actions))
-			for i := range v.Len() {
-				episodes += btoi(v.Terminated[i] || v.Truncated[i])
-			}
-		}
-	})
+	allocs, episodes := stepAllocs(t, v, 150)
 	require.Greater(t, episodes, 40)
 	assert.Less(t, allocs, float64(episodes)/20, "%d episodes", episodes)
 }

@@ -156,33 +156,38 @@ func TestStepDoesNotAllocate(t *testing.T) {
 		for _, opts := range []env.Options{{"mode": "self_play"}, {"mode": "vs_bots", "bots": "greedy"}} {
 			v, err := env.Make(game, 64, opts, 1, pool)
 			require.NoError(t, err)
-			require.NoError(t, v.Reset(nil, nil))
-			r := rng.New(1)
-			actions := make([]int32, v.Len())
-			na := v.Spec.NumActions
-			// One run of 200 steps, so that the resets of the episodes
-			// ending on the way count whole (a per-step average rounds them
-			// down to zero). The pool's wake-ups now and then allocate once
-			// in the runtime, before and after this test was tightened; an
-			// allocation per step or per reset shows as one per episode.
-			episodes := 0
-			allocs := testing.AllocsPerRun(1, func() {
-				for range 200 {
-					for i := range actions {
-						actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &r)
-					}
-					require.NoError(t, v.Step(actions))
-					for i := range v.Len() {
-						if v.Terminated[i] || v.Truncated[i] {
-							episodes++
-						}
-					}
-				}
-			})
+			allocs, episodes := stepAllocs(t, v, 200)
 			require.Greater(t, episodes, 40, "%s %v", game, opts)
 			assert.Less(t, allocs, float64(episodes)/20, "%s %v: %d episodes", game, opts, episodes)
 		}
 	}
+}
+
+// stepAllocs resets v and steps it steps times with random legal actions
+// in one run, returning its allocations and the episodes that ended. One
+// run, so that the resets of the episodes ending on the way count whole (a
+// per-step average rounds them down to zero). The pool's wake-ups now and
+// then allocate once in the runtime; an allocation per step or per reset
+// shows as one per episode.
+func stepAllocs(t *testing.T, v *env.Vector, steps int) (allocs float64, episodes int) {
+	require.NoError(t, v.Reset(nil, nil))
+	r := rng.New(1)
+	actions := make([]int32, v.Len())
+	na := v.Spec.NumActions
+	allocs = testing.AllocsPerRun(1, func() {
+		for range steps {
+			for i := range actions {
+				actions[i] = env.SampleLegal(v.Mask[i*na:(i+1)*na], &r)
+			}
+			require.NoError(t, v.Step(actions))
+			for i := range v.Len() {
+				if v.Terminated[i] || v.Truncated[i] {
+					episodes++
+				}
+			}
+		}
+	})
+	return allocs, episodes
 }
 
 // An env waiting for its next-step autoreset ignores its action, but not an

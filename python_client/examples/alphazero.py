@@ -57,6 +57,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=256, help="games searched at once")
     p.add_argument("--simulations", type=int, default=32)
     p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel")
+    p.add_argument("--playout-rounds", type=int, default=0, help="rounds, first, whose searches evaluate leaves by "
+                   "the server's greedy playouts (evaluate=None) instead of the network: a warm start from a search "
+                   "that needs no network (expert iteration)")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE", help="a search setting "
                    "(PROTOCOL.md §3: value_scale=0.1, pb_c_init=2, max_num_considered_actions=8…), repeatable")
     p.add_argument("--sample-moves", type=int, default=0, help="decisions of each game drawn from the improved "
@@ -200,7 +203,8 @@ class Run:
 def self_play_round(run: Run, envs, obs, infos, args):
     """One search of every env, one step each; finished games go to the replay buffer."""
     mask = infos["action_mask"]
-    result = envs.search(evaluator(run.net), simulations=args.simulations, algorithm=args.algorithm,
+    evaluate = None if run.round < args.playout_rounds else evaluator(run.net)
+    result = envs.search(evaluate, simulations=args.simulations, algorithm=args.algorithm,
                          seed=derive_seed(args.seed, 1_000_000 + run.round), **search_settings(args))
     actions = result.action.copy()
     for i, game in enumerate(run.games):
