@@ -211,6 +211,9 @@ func TestSetBaselinesRefusesANetworkNotOfItsEnv(t *testing.T) {
 // A baseline bot's turns allocate nothing in steady state (the pattern of
 // TestStepDoesNotAllocate): its evaluator and buffers are pooled.
 func TestBaselineTurnsDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under -race sync.Pool drops items at random; make test also runs this test without it")
+	}
 	b, _ := randomBaseline(t, "splendor-v1", 2, env.Options{"players": 2}, 18)
 	withBaselines(t, b)
 	pool := env.NewPool(2)

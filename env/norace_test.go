@@ -1,0 +1,5 @@
+//go:build !race
+
+package env_test
+
+const raceEnabled = false
