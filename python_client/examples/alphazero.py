@@ -14,8 +14,9 @@ drawn uniformly from the buffer, minimizing cross-entropy to the improved policy
 The network (splendor_rl.pvnet) is a masked policy-value MLP; its portable file (`net.safetensors`) is what
 `splendor_rl.evaluate`, the arena and the server's baselines read.
 
-Every `--eval-every` rounds the network alone (argmax) plays `--eval-games` seeded games against greedy
-(splendor_rl.evaluate; 95 % Wilson intervals). The curve goes to `OUT/curve.csv` and TensorBoard (`OUT/tb`).
+Every `--eval-every` rounds the network alone (argmax) plays `--eval-games` seeded games against each of
+`--eval-opponents` (greedy; add `mcts:200` or `mcts`, which cost seconds a game: splendor_rl.evaluate; 95 % Wilson
+intervals). The curve goes to `OUT/curve.csv` and TensorBoard (`OUT/tb`).
 
 Checkpoints and resuming (exactly): every `--checkpoint-every` rounds and at the end, `OUT/state.pt` holds the
 whole training state: weights, optimizer, replay buffer, the games in progress (their server states, `get_state`,
@@ -45,7 +46,7 @@ from splendor_rl.seeds import derive_seed
 
 # A resume takes these from its command line; every other argument from the checkpoint (they shape the run).
 RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads"}
-CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value", "win_rate", "win_low", "win_high"]
+CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"]  # then per opponent: vs_X, _low, _high
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -64,6 +65,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "(PROTOCOL.md §3: value_scale=0.1, pb_c_init=2, max_num_considered_actions=8…), repeatable")
     p.add_argument("--sample-moves", type=int, default=0, help="decisions of each game drawn from the improved "
                    "policy (temperature 1) rather than the search's action")
+    p.add_argument("--value-target", choices=["outcome", "mixed"], default="outcome", help="what the value learns: "
+                   "the game's outcome for the seat to play, or its mean with the search's root value")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-3)
@@ -75,7 +78,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--rounds", type=int, default=0, help="stop after this many rounds (0: no limit)")
     p.add_argument("--minutes", type=float, default=30, help="stop after this much wall clock (0: no limit)")
     p.add_argument("--eval-every", type=int, default=200, help="rounds between evaluations (0: never)")
-    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--eval-games", type=int, default=200, help="games against each opponent")
+    p.add_argument("--eval-opponents", nargs="+", default=["greedy"], metavar="BOT", help="built-in bots")
     p.add_argument("--eval-seed", type=int, default=10_000_000, help="eval game j is dealt from eval-seed + j")
     p.add_argument("--checkpoint-every", type=int, default=200, help="rounds between checkpoints")
     p.add_argument("--out", default="runs/alphazero", help="state.pt, net.safetensors, curve.csv, tb/")
@@ -177,7 +181,8 @@ class Run:
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
         self.replay = Replay(args.buffer, obs_dim, actions)
         self.rng = np.random.default_rng(derive_seed(args.seed, 2))
-        self.games = [[] for _ in range(args.num_envs)]  # each env's game so far: (obs, mask, policy, seat)
+        # Each env's game so far: (obs, mask, policy, seat to play, the search's root value).
+        self.games = [[] for _ in range(args.num_envs)]
         self.round = self.finished = 0
         self.seconds = 0.0
         self.curve: list[dict] = []
@@ -210,22 +215,30 @@ def self_play_round(run: Run, envs, obs, infos, args):
     for i, game in enumerate(run.games):
         if len(game) < args.sample_moves:
             actions[i] = run.rng.choice(len(result.policy[i]), p=result.policy[i] / result.policy[i].sum())
-        game.append((obs[i].copy(), mask[i].copy(), result.policy[i].copy(), int(infos["to_play"][i])))
+        game.append((obs[i].copy(), mask[i].copy(), result.policy[i].copy(), int(infos["to_play"][i]),
+                     float(result.value[i])))
     obs, _, terminated, truncated, infos = envs.step(actions)
     for i in np.flatnonzero(terminated | truncated):
         game, rewards = run.games[i], infos["seat_rewards"][i]
-        run.replay.add(np.stack([g[0] for g in game]), np.stack([g[1] for g in game]),
-                       np.stack([g[2] for g in game]), np.array([rewards[g[3]] for g in game], np.float32))
+        z = np.array([rewards[g[3]] for g in game], np.float32)
+        if args.value_target == "mixed":
+            z = (z + np.array([g[4] for g in game], np.float32)) / 2
+        run.replay.add(np.stack([g[0] for g in game]), np.stack([g[1] for g in game]), np.stack([g[2] for g in game]), z)
         run.games[i] = []
         run.finished += 1
     return obs, infos
 
 
-def evaluate_now(run: Run, args) -> tuple[float, float, float]:
-    r = play(lambda obs, mask, games: run.net.greedy(obs, mask), args.eval_games, seed=args.eval_seed, opponent="greedy", players=args.players,
-             env_id=args.env, url=args.url, num_envs=min(100, args.eval_games), features=args.features)
-    low, high = wilson(r.wins, r.games)
-    return r.wins / r.games, low, high
+def evaluate_now(run: Run, args, opponent: str) -> tuple[float, float, float]:
+    """The network's argmax against a bot: its win rate and 95 % Wilson interval."""
+    r = play(lambda obs, mask, games: run.net.greedy(obs, mask), args.eval_games, seed=args.eval_seed,
+             opponent=opponent, players=args.players, env_id=args.env, url=args.url,
+             num_envs=min(100, args.eval_games), features=args.features)
+    return (r.wins / r.games, *wilson(r.wins, r.games))
+
+
+def curve_columns(args) -> list[str]:
+    return CURVE + [f"vs_{o}{end}" for o in args.eval_opponents for end in ("", "_low", "_high")]
 
 
 def main(argv=None) -> None:
@@ -248,7 +261,7 @@ def main(argv=None) -> None:
         torch.save(run.state(args, envs), os.path.join(args.out, "state.pt"))
         pvnet.save(run.net, os.path.join(args.out, "net.safetensors"), args.env, env_options(args))
         with open(os.path.join(args.out, "curve.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, CURVE)
+            w = csv.DictWriter(f, curve_columns(args))
             w.writeheader()
             w.writerows(run.curve)
 
@@ -264,11 +277,13 @@ def main(argv=None) -> None:
         writer.add_scalar("loss/policy", losses[0], run.round)
         writer.add_scalar("loss/value", losses[1], run.round)
         if args.eval_every and run.round % args.eval_every == 0:
-            win, low, high = evaluate_now(run, args)
-            run.curve.append(dict(zip(CURVE, (run.round, round(seconds, 1), run.finished, run.replay.len,
-                                              losses[0], losses[1], win, low, high))))
-            writer.add_scalar("eval/win_rate_vs_greedy", win, run.round)
-            bar.set_postfix(games=run.finished, vs_greedy=f"{win:.0%} ({low:.0%}–{high:.0%})")
+            row = dict(zip(CURVE, (run.round, round(seconds, 1), run.finished, run.replay.len, *losses)))
+            for opponent in args.eval_opponents:
+                win, low, high = evaluate_now(run, args, opponent)
+                row.update({f"vs_{opponent}": win, f"vs_{opponent}_low": low, f"vs_{opponent}_high": high})
+                writer.add_scalar(f"eval/win_rate_vs_{opponent}", win, run.round)
+            run.curve.append(row)
+            bar.set_postfix(games=run.finished, **{f"vs_{o}": f"{row[f'vs_{o}']:.0%}" for o in args.eval_opponents})
         if run.round % args.checkpoint_every == 0:
             save()
     save()

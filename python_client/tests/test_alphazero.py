@@ -47,11 +47,13 @@ def test_alphazero_resumes_bit_identically(url, tmp_path):
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
 def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
     alphazero(url, tmp_path, "--env", env_id, "--rounds", "80", "--eval-every", "40", "--eval-games", "8",
-              "--checkpoint-every", "80")
+              "--eval-opponents", "greedy", "mcts:20", "--checkpoint-every", "80")
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["round"]) for r in rows] == [40, 80]
-    assert all(float(r["win_low"]) <= float(r["win_rate"]) <= float(r["win_high"]) for r in rows)
+    for opponent in ("greedy", "mcts:20"):
+        assert all(float(r[f"vs_{opponent}_low"]) <= float(r[f"vs_{opponent}"]) <= float(r[f"vs_{opponent}_high"])
+                   for r in rows)
     assert any((tmp_path / "tb").iterdir())
     policy, opponent, wins, games, _ = parse(evaluate(url, "--policy", str(tmp_path / "net.safetensors"),
                                                       "--opponent", "greedy", "--games", "6"))
