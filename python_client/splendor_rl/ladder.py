@@ -134,8 +134,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if bool(args.entrant) == args.calibrate:
         p.error("name an entrant, or pass --calibrate")
+    if args.deals < 1:
+        p.error("--deals must be at least 1")
     args.players, args.seed = 2, SEED
-    args.entrants = [parse_entrant(args.entrant)] if args.entrant else []
+    try:
+        args.entrants = [parse_entrant(args.entrant)] if args.entrant else []
+    except ValueError as exc:
+        p.error(str(exc))
     check_args_for(p, args)
     return args
 

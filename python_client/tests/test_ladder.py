@@ -71,3 +71,5 @@ def test_refusals_are_one_line(url):
     assert member.returncode == 2 and "member of the field" in member.stderr
     neither = run("-m", "splendor_rl.ladder", "--url", url)
     assert neither.returncode == 2 and "name an entrant, or pass --calibrate" in neither.stderr
+    unknown = run("-m", "splendor_rl.ladder", "minimax", "--url", url)
+    assert unknown.returncode == 2 and "is no built-in bot" in unknown.stderr, unknown.stderr
