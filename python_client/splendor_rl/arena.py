@@ -36,7 +36,8 @@ from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
 
-BUILT_IN_BOTS = ("random", "greedy", "mcts", "gumbel", "puct")  # gumbel, puct: guided searches on playouts
+# gumbel, puct: guided searches on playouts; baseline, baseline+search: the server's networks (docs/bots.md).
+BUILT_IN_BOTS = ("random", "greedy", "mcts", "gumbel", "puct", "baseline", "baseline+search")
 FORMATS = ("round-robin", "gauntlet")
 
 

@@ -152,7 +152,7 @@ def random_policy(seed: int) -> Policy:
     return act
 
 
-BOTS = ("greedy", "mcts")
+BOTS = ("greedy", "mcts", "gumbel", "puct", "baseline", "baseline+search")  # docs/bots.md
 
 
 def is_bot(name: str) -> bool:

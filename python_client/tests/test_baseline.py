@@ -57,3 +57,14 @@ def test_baseline_is_the_networks_argmax(networks, env_id, options, name):
         np.testing.assert_array_equal(played, nets[name].greedy(obs, mask))
         checked += len(played)
     assert checked == POSITIONS
+
+
+def test_the_tools_take_baseline_bots(networks):
+    from splendor_rl.arena import parse_entrant
+
+    from .test_examples import evaluate, parse
+
+    url, _ = networks
+    assert parse_entrant("baseline").kind == parse_entrant("b=baseline+search:8").kind == "bot"
+    assert parse(evaluate(url, "--policy", "baseline+search:8", "--opponent", "baseline", "--games", "4"))[:2] == \
+        ("baseline+search:8", "baseline")
