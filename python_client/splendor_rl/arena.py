@@ -281,15 +281,21 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace, entran
         parser.error(f"--players {args.players}: needs 2 or more, and at least that many entrants")
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    for entrant in entrants:
-        if entrant.kind == "checkpoint":
-            args.env = checkpoint_env(parser, entrant.source, args.env)
-        elif entrant.kind == "plugin":
-            check_plugin(parser, entrant)
-    args.env = args.env or "splendor-v1"
+    args.env = check_entrants(parser, entrants, args.env)
     args.hero = args.hero or names[0]
     if args.hero not in names:
         parser.error(f"--hero {args.hero!r} is not an entrant ({', '.join(names)})")
+
+
+def check_entrants(parser: argparse.ArgumentParser, entrants: Sequence[Entrant], env: str | None) -> str:
+    """The env the entrants play (a checkpoint or network plays the one it was trained on; else `env`, else
+    splendor-v1), each plugin's module importing: a mismatch or misspelling is one line."""
+    for entrant in entrants:
+        if entrant.kind == "checkpoint":
+            env = checkpoint_env(parser, entrant.source, env)
+        elif entrant.kind == "plugin":
+            check_plugin(parser, entrant)
+    return env or "splendor-v1"
 
 
 def check_plugin(parser: argparse.ArgumentParser, entrant: Entrant) -> None:

@@ -30,7 +30,7 @@ import math
 import os
 import sys
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
+from typing import Callable, NoReturn, Sequence
 
 import numpy as np
 
@@ -300,7 +300,7 @@ def run_key(args: argparse.Namespace) -> dict:
     return run
 
 
-def fail(parser: argparse.ArgumentParser, message: str) -> None:
+def fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     """Exit 2 with one line, as argparse's own errors do but without the usage, for arguments that name
     something missing (a file, a module)."""
     parser.exit(2, f"{parser.prog}: error: {message}\n")
@@ -336,7 +336,6 @@ def network_env(parser: argparse.ArgumentParser, path: str) -> tuple[str, dict]:
         return pvnet.read_env(path)
     except ValueError as exc:
         fail(parser, f"cannot load {path!r} as a network saved by examples/alphazero.py: {exc}")
-        raise AssertionError("unreachable: fail exits") from exc
 
 
 def network_options(parser: argparse.ArgumentParser, path: str, players: int) -> dict:

@@ -27,9 +27,8 @@ import math
 import sys
 from typing import Sequence
 
-from .arena import check_plugin, load_policies, parse_entrant, run
+from .arena import check_entrants, load_policies, parse_entrant, run
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .evaluate import checkpoint_env
 
 DEALS, SEED = 50, 20261126
 # The reference fields, fitted by `--calibrate` (docs/ladder.md); tests pin them to the docs.
@@ -147,12 +146,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def check_args_for(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """As the arena checks its entrants (a network plays its own env; a plugin imports), then the env's field."""
-    for e in args.entrants:
-        if e.kind == "checkpoint":
-            args.env = checkpoint_env(p, e.source, args.env)
-        elif e.kind == "plugin":
-            check_plugin(p, e)
-    args.env = args.env or "splendor-v1"
+    args.env = check_entrants(p, args.entrants, args.env)
     if (args.env, args.players) not in FIELDS:
         p.error(f"no ladder field for {args.env} with {args.players} players")
     field = FIELDS[(args.env, args.players)]
