@@ -32,7 +32,7 @@ import numpy as np
 
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail
+from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail, network_options
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
 
@@ -281,21 +281,27 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace, entran
         parser.error(f"--players {args.players}: needs 2 or more, and at least that many entrants")
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    args.env = check_entrants(parser, entrants, args.env)
+    args.env, args.env_options = check_entrants(parser, entrants, args.env, args.players)
     args.hero = args.hero or names[0]
     if args.hero not in names:
         parser.error(f"--hero {args.hero!r} is not an entrant ({', '.join(names)})")
 
 
-def check_entrants(parser: argparse.ArgumentParser, entrants: Sequence[Entrant], env: str | None) -> str:
+def check_entrants(parser: argparse.ArgumentParser, entrants: Sequence[Entrant], env: str | None,
+                   players: int) -> tuple[str, dict]:
     """The env the entrants play (a checkpoint or network plays the one it was trained on; else `env`, else
-    splendor-v1), each plugin's module importing: a mismatch or misspelling is one line."""
+    splendor-v1) and the env options their networks need (`features: derived` if any was trained with it: the
+    others read the observation's first values), each network trained for `players` and each plugin's module
+    importing: a mismatch or misspelling is one line."""
+    options: dict = {}
     for entrant in entrants:
         if entrant.kind == "checkpoint":
             env = checkpoint_env(parser, entrant.source, env)
+            if network_options(parser, entrant.source, players).get("features") == "derived":
+                options["features"] = "derived"
         elif entrant.kind == "plugin":
             check_plugin(parser, entrant)
-    return env or "splendor-v1"
+    return env or "splendor-v1", options
 
 
 def check_plugin(parser: argparse.ArgumentParser, entrant: Entrant) -> None:
@@ -341,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args, entrants = parse_args(argv)
     load_policies(entrants, args)
-    options = {} if args.max_rounds is None else {"max_rounds": args.max_rounds}
+    options = dict(args.env_options, **({} if args.max_rounds is None else {"max_rounds": args.max_rounds}))
     hero = [e.name for e in entrants].index(args.hero)
     total = len(schedule(tables(args.format, len(entrants), args.players, hero), args.deals))
     with tqdm(total=total, unit="game", disable=args.no_progress, file=sys.stderr) as bar:

@@ -180,7 +180,9 @@ def bot_policy(bot: str, seed: int) -> Policy:
 
 def checkpoint_policy(path: str, seed: int = 0, sample: bool = False) -> Policy:
     """A network saved by examples/ppo.py, or the portable file of examples/alphazero.py (`.safetensors`): the
-    most probable legal action, or (sample=True) a draw from its masked distribution with one generator per game."""
+    most probable legal action, or (sample=True) a draw from its masked distribution with one generator per game.
+    It reads the first values of each observation, as many as it was trained on: a network trained without the
+    `features` block plays in an env that serves it (which appends it) as well."""
     import torch
 
     from .policy import load_checkpoint
@@ -191,13 +193,14 @@ def checkpoint_policy(path: str, seed: int = 0, sample: bool = False) -> Policy:
         model, _, _ = pvnet.load(path)
     else:
         model, _ = load_checkpoint(path)
+    width = model.config["obs_dim"]
     if not sample:
-        return lambda obs, mask, games: model.greedy(obs, mask)
+        return lambda obs, mask, games: model.greedy(obs[:, :width], mask)
     rngs = GameRngs(seed)
 
     @torch.no_grad()
     def act(obs: np.ndarray, mask: np.ndarray, games: np.ndarray) -> np.ndarray:
-        logits = model.masked_logits(model.prep(obs), torch.as_tensor(np.asarray(mask, dtype=bool)))
+        logits = model.masked_logits(model.prep(obs[:, :width]), torch.as_tensor(np.asarray(mask, dtype=bool)))
         cdf = torch.softmax(logits.double(), -1).cumsum(-1).numpy()
         u = np.array([rngs(int(g)).random() for g in games])
         # The first legal action whose cumulative probability exceeds u (never an illegal one: they add 0).

@@ -146,7 +146,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def check_args_for(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """As the arena checks its entrants (a network plays its own env; a plugin imports), then the env's field."""
-    args.env = check_entrants(p, args.entrants, args.env)
+    args.env, args.env_options = check_entrants(p, args.entrants, args.env, args.players)
     if (args.env, args.players) not in FIELDS:
         p.error(f"no ladder field for {args.env} with {args.players} players")
     field = FIELDS[(args.env, args.players)]
@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_policies(entrants, args)
     try:
         records = run(entrants, env_id=args.env, players=2, fmt="round-robin" if args.calibrate else "gauntlet",
-                      hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url)
+                      hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url, **args.env_options)
     except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
         print(f"splendor_rl.ladder: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

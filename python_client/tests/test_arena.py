@@ -217,3 +217,22 @@ def test_checkpoint_entrant_plays(url, tmp_path, capsys):
     report = json.loads((tmp_path / "arena.json").read_text())
     assert next(r for r in report["ratings"] if r["name"] == "net")["games"] == 4
     capsys.readouterr()
+
+
+def test_networks_with_and_without_the_features_block_meet(url, tmp_path, capsys):
+    # The env serves the derived block because one network needs it; the other reads the observation's first 442
+    # values, as it was trained.
+    torch = pytest.importorskip("torch")
+    from splendor_rl import pvnet
+
+    torch.manual_seed(0)
+    for name, width, features in (("plain", 442, "none"), ("derived", 986, "derived")):
+        pvnet.save(pvnet.PolicyValueNet(width, 78, 16, 1), str(tmp_path / f"{name}.safetensors"), "splendor-v1",
+                   {"features": features, "players": 2})
+    entrants = ["--entrant", f"plain={tmp_path / 'plain.safetensors'}", f"derived={tmp_path / 'derived.safetensors'}"]
+    assert main(["--url", url, *entrants, "--deals", "2", "--no-progress", "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "arena.json").read_text())
+    assert sorted(r["games"] for r in report["ratings"]) == [4, 4]
+    with pytest.raises(SystemExit):
+        main(["--url", url, *entrants, "random", "--players", "3", "--deals", "1", "--no-progress"])
+    assert "trained with 2 players, not 3" in capsys.readouterr().err
