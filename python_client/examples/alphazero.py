@@ -7,12 +7,15 @@
 Self-play: every env of a vector env (self-play mode, every seat played by the network) is searched at once by the
 server's guided search (`envs.search`, PROTOCOL.md §3) with the network as the evaluator of its leaves; the env
 plays the search's action (Gumbel: already a sample, its root noise; `--sample-moves` samples the first decisions
-of each game from the improved policy instead). Each searched position joins its game's trajectory with the
-search's improved policy; when the game ends, every position gets the outcome of its seat to play (the terminal
-reward) and enters a replay buffer. Training: after each round of searches, `--updates` Adam steps on minibatches
-drawn uniformly from the buffer, minimizing cross-entropy to the improved policy plus the value's squared error.
-The network (splendor_rl.pvnet) is a masked policy-value MLP; its portable file (`net.safetensors`) is what
-`splendor_rl.evaluate`, the arena and the server's baselines read.
+of each game from the improved policy instead). The first `--teacher-rounds` rounds are searched by `--teacher`
+instead, a search that needs no network (the server's `mcts:200` bot by default: its visit counts and root value;
+or `playouts`, the guided search on greedy playouts): expert iteration's first expert. Each searched position
+joins its game's trajectory with the search's improved policy and root value; when the game ends, every position
+gets its value target (`--value-target`: the search's root value by default, which teaches the value far more than
+the game's outcome does: docs/training.md) and enters a replay buffer. Training: after each round of searches,
+`--updates` Adam steps on minibatches drawn uniformly from the buffer, minimizing cross-entropy to the improved
+policy plus the value's squared error. The network (splendor_rl.pvnet) is a masked policy-value MLP; its portable
+file (`net.safetensors`) is what `splendor_rl.evaluate`, the arena and the server's baselines read.
 
 Every `--eval-every` rounds the network alone (argmax) plays `--eval-games` seeded games against each of
 `--eval-opponents` (greedy; add `mcts:200` or `mcts`, which cost seconds a game: splendor_rl.evaluate; 95 % Wilson
@@ -53,26 +56,28 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--env", default="splendor-v1", help="splendor-v1 or splendor-duel-v1")
     p.add_argument("--players", type=int, default=2, help="Splendor's players (2–4)")
-    p.add_argument("--features", choices=["none", "derived"], default="none", help="the env's derived block")
+    p.add_argument("--features", choices=["none", "derived"], default="derived", help="the env's derived block")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--num-envs", type=int, default=256, help="games searched at once")
     p.add_argument("--simulations", type=int, default=32)
     p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel")
-    p.add_argument("--playout-rounds", type=int, default=0, help="rounds, first, whose searches evaluate leaves by "
-                   "the server's greedy playouts (evaluate=None) instead of the network: a warm start from a search "
-                   "that needs no network (expert iteration)")
+    p.add_argument("--teacher", default="mcts:200", help="who searches the first --teacher-rounds rounds instead of "
+                   "the network (expert iteration's first expert): `playouts`, the guided search on the server's "
+                   "greedy playouts (evaluate=None), or a built-in search bot such as `mcts:200` (bot_actions with "
+                   "targets: its visit counts and root value)")
+    p.add_argument("--teacher-rounds", type=int, default=1000, help="rounds, first, searched by --teacher")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE", help="a search setting "
                    "(PROTOCOL.md §3: value_scale=0.1, pb_c_init=2, max_num_considered_actions=8…), repeatable")
-    p.add_argument("--sample-moves", type=int, default=0, help="decisions of each game drawn from the improved "
+    p.add_argument("--sample-moves", type=int, default=6, help="decisions of each game drawn from the improved "
                    "policy (temperature 1) rather than the search's action")
-    p.add_argument("--value-target", choices=["outcome", "mixed"], default="outcome", help="what the value learns: "
-                   "the game's outcome for the seat to play, or its mean with the search's root value")
+    p.add_argument("--value-target", choices=["outcome", "mixed", "search"], default="search", help="what the "
+                   "value learns: the game's outcome for the seat to play, the search's root value, or their mean")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--weight-decay", type=float, default=1e-4)
     p.add_argument("--batch-size", type=int, default=512)
-    p.add_argument("--updates", type=int, default=1, help="training steps per round of searches")
+    p.add_argument("--updates", type=int, default=4, help="training steps per round of searches")
     p.add_argument("--buffer", type=int, default=200_000, help="positions the replay buffer holds")
     p.add_argument("--min-buffer", type=int, default=4096, help="positions before training starts")
     p.add_argument("--rounds", type=int, default=0, help="stop after this many rounds (0: no limit)")
@@ -205,24 +210,38 @@ class Run:
         return envs.set_state(saved["envs"])
 
 
+def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every env's searched action, improved policy and root value: the teacher's in its rounds, else the guided
+    search's with the network evaluating its leaves."""
+    seed = derive_seed(args.seed, 1_000_000 + run.round)
+    teaching = run.round < args.teacher_rounds
+    if teaching and args.teacher != "playouts":
+        return envs.bot_actions(args.teacher, seed=seed, targets=True)
+    result = envs.search(None if teaching else evaluator(run.net), simulations=args.simulations,
+                         algorithm=args.algorithm, seed=seed, **search_settings(args))
+    return result.action, result.policy, result.value
+
+
+def value_targets(game: list, rewards, kind: str) -> np.ndarray:
+    """What the value learns at each position of a finished game (see --value-target)."""
+    outcome = np.array([rewards[g[3]] for g in game], np.float32)
+    searched = np.array([g[4] for g in game], np.float32)
+    return {"outcome": outcome, "search": searched, "mixed": (outcome + searched) / 2}[kind]
+
+
 def self_play_round(run: Run, envs, obs, infos, args):
     """One search of every env, one step each; finished games go to the replay buffer."""
     mask = infos["action_mask"]
-    evaluate = None if run.round < args.playout_rounds else evaluator(run.net)
-    result = envs.search(evaluate, simulations=args.simulations, algorithm=args.algorithm,
-                         seed=derive_seed(args.seed, 1_000_000 + run.round), **search_settings(args))
-    actions = result.action.copy()
+    actions, policy, value = improve(run, envs, args)
+    actions = actions.copy()
     for i, game in enumerate(run.games):
         if len(game) < args.sample_moves:
-            actions[i] = run.rng.choice(len(result.policy[i]), p=result.policy[i] / result.policy[i].sum())
-        game.append((obs[i].copy(), mask[i].copy(), result.policy[i].copy(), int(infos["to_play"][i]),
-                     float(result.value[i])))
+            actions[i] = run.rng.choice(len(policy[i]), p=policy[i] / policy[i].sum())
+        game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), float(value[i])))
     obs, _, terminated, truncated, infos = envs.step(actions)
     for i in np.flatnonzero(terminated | truncated):
         game, rewards = run.games[i], infos["seat_rewards"][i]
-        z = np.array([rewards[g[3]] for g in game], np.float32)
-        if args.value_target == "mixed":
-            z = (z + np.array([g[4] for g in game], np.float32)) / 2
+        z = value_targets(game, rewards, args.value_target)
         run.replay.add(np.stack([g[0] for g in game]), np.stack([g[1] for g in game]), np.stack([g[2] for g in game]), z)
         run.games[i] = []
         run.finished += 1

@@ -28,12 +28,17 @@ def weights(out) -> dict:
     return load_file(str(out / "net.safetensors"))
 
 
+# The first 60 rounds learn from the mcts bot (its visit counts and root values), the rest from the network's own
+# searches: the resume at round 40 crosses from the teacher to the network.
+TEACHER = ["--teacher", "mcts:20", "--teacher-rounds", "60", "--value-target", "search"]
+
+
 def test_alphazero_resumes_bit_identically(url, tmp_path):
     straight, halves = tmp_path / "straight", tmp_path / "halves"
-    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", "40", "--eval-every", "0")
+    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER)
     games, positions = map(int, re.search(r"^120 rounds, (\d+) games, (\d+) positions", done).groups())
     assert games > 0 and positions > 64  # games ended, so training ran on their positions
-    alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0")
+    alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER)
     first = weights(halves)
     proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(halves / "state.pt"), "--rounds", "120",
                "--url", url, "--no-progress", timeout=300)
@@ -47,7 +52,7 @@ def test_alphazero_resumes_bit_identically(url, tmp_path):
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
 def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
     alphazero(url, tmp_path, "--env", env_id, "--rounds", "80", "--eval-every", "40", "--eval-games", "8",
-              "--eval-opponents", "greedy", "mcts:20", "--checkpoint-every", "80")
+              "--eval-opponents", "greedy", "mcts:20", "--checkpoint-every", "80", "--teacher-rounds", "40")
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["round"]) for r in rows] == [40, 80]

@@ -1,6 +1,7 @@
 """The server's baseline bots play a network exactly as torch does: `bot_actions("baseline")` equals the argmax of
 the same file's network (splendor_rl.pvnet) over the legal actions on 10,000 positions of each game, the network
-evaluated in pure Go (env/nets) by a server started with `--baselines DIR`."""
+evaluated in pure Go (env/nets): random networks by a server started with `--baselines DIR`, and the shipped ones
+(the repository's baselines/) by a server with its defaults, which plays those built into its binary."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import pytest
 import splendor_rl
 from splendor_rl import LocalServer
 
+from .conftest import REPO
+
 torch = pytest.importorskip("torch")
 pvnet = pytest.importorskip("splendor_rl.pvnet")
 
 POSITIONS, ENVS = 10_000, 500
+SHIPPED = sorted((REPO / "baselines").glob("*.safetensors"))
 GAMES = [("splendor-v1", {"players": 2}, "splendor-v1-2p"), ("splendor-v1", {"players": 3}, "splendor-v1-3p"),
          ("splendor-duel-v1", {}, "splendor-duel-v1-2p")]
 
@@ -68,3 +72,16 @@ def test_the_tools_take_baseline_bots(networks):
     assert parse_entrant("baseline").kind == parse_entrant("b=baseline+search:8").kind == "bot"
     assert parse(evaluate(url, "--policy", "baseline+search:8", "--opponent", "baseline", "--games", "4"))[:2] == \
         ("baseline+search:8", "baseline")
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_baseline_is_its_files_argmax(path):
+    net, env_id, options = pvnet.load(str(path))
+    players = int(path.stem.rsplit("-", 1)[1].rstrip("p"))
+    assert options.get("players", 2) == players  # the name's table size is the one it was trained for
+    rng, checked = np.random.default_rng(2), 0
+    with LocalServer(args=("--log-level", "warn")) as srv:
+        for envs, obs, mask in positions(srv.url, env_id, options, rng):
+            np.testing.assert_array_equal(envs.bot_actions("baseline"), net.greedy(obs, mask))
+            checked += len(obs)
+    assert checked == POSITIONS
