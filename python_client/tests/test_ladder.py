@@ -3,6 +3,7 @@ short run against the test server."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from pathlib import Path
@@ -13,7 +14,8 @@ from splendor_rl import ladder
 
 from .test_examples import run
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "ladder.md"
+REPO = Path(__file__).resolve().parents[2]
+DOCS = REPO / "docs" / "ladder.md"
 
 
 def games(record: dict[float, tuple[int, int]]) -> list[tuple[float, float]]:
@@ -53,6 +55,13 @@ def test_the_field_is_the_one_published():
         published = {m[1]: float(m[2]) for m in re.finditer(r"^\| `([^`]+)` \| (-?\d+(?:\.\d+)?) \|", section, re.M)}
         assert published == field, env
     assert f"{ladder.DEALS} deals" in text and str(ladder.SEED) in text
+
+
+def test_the_baseline_members_are_the_shipped_files():
+    # Their ratings belong to these bytes: a network replaced without laddering it again fails here.
+    listed = dict(re.findall(r"^\| `([\w.-]+\.safetensors)` \| `([0-9a-f]{64})` \|", DOCS.read_text(), re.M))
+    shipped = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (REPO / "baselines").glob("*.safetensors")}
+    assert listed == shipped
 
 
 def test_a_short_ladder_run(url):
