@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import sys
 import time
 
 import numpy as np
@@ -44,6 +45,7 @@ from tqdm import tqdm
 
 import splendor_rl
 from splendor_rl import pvnet
+from splendor_rl.errors import BadOption
 from splendor_rl.evaluate import play, wilson
 from splendor_rl.seeds import derive_seed
 
@@ -260,6 +262,15 @@ def curve_columns(args) -> list[str]:
     return CURVE + [f"vs_{o}{end}" for o in args.eval_opponents for end in ("", "_low", "_high")]
 
 
+def check_teacher(envs, args) -> None:
+    """A teacher the server cannot search with (greedy, a misspelt bot) is one line, before any round."""
+    if args.teacher_rounds and args.teacher != "playouts":
+        try:
+            envs.bot_actions(args.teacher, env_ids=[0], targets=True)
+        except BadOption as exc:
+            sys.exit(f"alphazero.py: --teacher {args.teacher}: {exc}")
+
+
 def main(argv=None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.torch_threads)
@@ -268,6 +279,7 @@ def main(argv=None) -> None:
     envs = splendor_rl.make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
                                 autoreset="same_step", **env_options(args))
     obs, infos = envs.reset()
+    check_teacher(envs, args)
     run = Run(args, envs, sample_scale(args))
     if args.resume:
         obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs)

@@ -73,3 +73,11 @@ def test_evaluate_refuses_a_network_of_other_players_in_one_line(url, tmp_path):
     (tmp_path / "bad.safetensors").write_bytes(b"not a network")
     proc = run("-m", "splendor_rl.evaluate", "--url", url, "--policy", str(tmp_path / "bad.safetensors"))
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("teacher", ["greedy", "mcts:bogus=1"])
+def test_a_teacher_that_cannot_search_is_one_line(url, tmp_path, teacher):
+    proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(tmp_path), *TINY, "--teacher", teacher,
+               "--rounds", "1", timeout=300)
+    assert proc.returncode == 1 and proc.stderr.strip().startswith(f"alphazero.py: --teacher {teacher}: ")
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
