@@ -270,26 +270,31 @@ var errLimit = errors.New("limit exceeded")
 func envError(err error) *wire.Error {
 	var ae *env.ActionError
 	switch {
-	case errors.Is(err, errLimit):
-		return wire.Errorf(wire.CodeLimit, "%v", err)
 	case errors.Is(err, env.ErrStopped): // its close was read while it ran
 		return wire.Errorf(wire.CodeUnknownHandle, "%v: this request's searches were cut short", err)
 	case errors.As(err, &ae):
 		return &wire.Error{Code: wire.CodeIllegalAction, Message: err.Error(), Envs: ae.Envs}
-	case errors.Is(err, env.ErrUnknownEnv):
-		return wire.Errorf(wire.CodeUnknownEnv, "%v", err)
-	case errors.Is(err, env.ErrBadOption):
-		return wire.Errorf(wire.CodeBadOption, "%v", err)
-	case errors.Is(err, env.ErrBadShape):
-		return wire.Errorf(wire.CodeBadShape, "%v", err)
-	case errors.Is(err, env.ErrIllegalAction):
-		return wire.Errorf(wire.CodeIllegalAction, "%v", err)
-	case errors.Is(err, env.ErrBadState):
-		return wire.Errorf(wire.CodeBadState, "%v", err)
-	case errors.Is(err, env.ErrBadEvaluation):
-		return wire.Errorf(wire.CodeBadEvaluation, "%v", err)
+	}
+	for _, c := range errorCodes {
+		if errors.Is(err, c.err) {
+			return wire.Errorf(c.code, "%v", err)
+		}
 	}
 	return wire.Errorf(wire.CodeInternal, "%v", err)
+}
+
+// errorCodes are the wire codes of the errors whose message says it all.
+var errorCodes = []struct {
+	err  error
+	code wire.Code
+}{
+	{errLimit, wire.CodeLimit},
+	{env.ErrUnknownEnv, wire.CodeUnknownEnv},
+	{env.ErrBadOption, wire.CodeBadOption},
+	{env.ErrBadShape, wire.CodeBadShape},
+	{env.ErrIllegalAction, wire.CodeIllegalAction},
+	{env.ErrBadState, wire.CodeBadState},
+	{env.ErrBadEvaluation, wire.CodeBadEvaluation},
 }
 
 func wireSpec(s *env.Spec, n int) wire.Spec {
