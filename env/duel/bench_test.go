@@ -50,12 +50,7 @@ func midgames() (states [64]duel.State, actions [64]int) {
 
 func BenchmarkLegal(b *testing.B) {
 	states, _ := midgames()
-	var m duel.ActionSet
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		states[i&63].Legal(&m)
-	}
+	engine.BenchLegal(b, states[:])
 }
 
 func BenchmarkApply(b *testing.B) {

@@ -42,12 +42,7 @@ func midgames() (states [64]splendor.State) {
 
 func BenchmarkLegal(b *testing.B) {
 	states := midgames()
-	var m splendor.ActionSet
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		states[i&63].Legal(&m)
-	}
+	engine.BenchLegal(b, states[:])
 }
 
 func BenchmarkApply(b *testing.B) {

@@ -123,3 +123,14 @@ func (e *Engine[S, M, PS, PM]) LegalLabels(s *S) []string {
 	}
 	return labels
 }
+
+// BenchLegal times Legal on states in turn, allocations reported: each
+// engine's BenchmarkLegal.
+func (e *Engine[S, M, PS, PM]) BenchLegal(b *testing.B, states []S) {
+	var m M
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		PS(&states[i%len(states)]).Legal(&m)
+	}
+}
