@@ -25,7 +25,8 @@ type GuidedBatch struct {
 	ids      []int
 	searches []bots.Search // nil once done, or for an env whose episode is over
 	obsSize  int           // one seat's observation
-	// Each env's slots for its leaves (LeavesPerEnv of them) and how many it
+	perEnv   int           // leaves an env may have out at once (LeavesPerEnv)
+	// Each env's slots for its leaves (perEnv of them) and how many it
 	// filled in the last round.
 	slotObs, slotMask []uint8
 	filled            []int
@@ -56,7 +57,7 @@ func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, se
 		return nil, fmt.Errorf("%w: %s has no guided search", ErrBadOption, v.Spec.ID)
 	}
 	k, na := len(ids), v.Spec.NumActions
-	b := &GuidedBatch{v: v, ids: ids, searches: make([]bots.Search, k), obsSize: v.seatObsSize(),
+	b := &GuidedBatch{v: v, ids: ids, searches: make([]bots.Search, k), obsSize: v.seatObsSize(), perEnv: set.LeavesPerEnv,
 		filled: make([]int, k), rows: make([]int, k+1), Policy: make([]float32, k*na), Value: make([]float32, k), Action: make([]int32, k)}
 	b.slotObs = make([]uint8, k*set.LeavesPerEnv*b.obsSize)
 	b.slotMask = make([]uint8, k*set.LeavesPerEnv*na)

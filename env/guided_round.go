@@ -47,7 +47,7 @@ func (b *GuidedBatch) step(k int, priors, values []float32) {
 	for j := range b.filled[k] {
 		s.Expand(priors[j*na:(j+1)*na], values[j])
 	}
-	per := len(b.slotMask) / len(b.ids) / na // leaves per env
+	per := b.perEnv
 	n := 0
 	for ; n < per; n++ {
 		obs := b.slotObs[(k*per+n)*b.obsSize : (k*per+n+1)*b.obsSize]
@@ -72,8 +72,7 @@ func (b *GuidedBatch) finish(k int) {
 
 // gather copies every env's filled slots into the batch of leaves.
 func (b *GuidedBatch) gather() {
-	na := b.v.Spec.NumActions
-	per := len(b.slotMask) / len(b.ids) / na
+	na, per := b.v.Spec.NumActions, b.perEnv
 	b.LeafEnvs, b.LeafObs, b.LeafMask = b.LeafEnvs[:0], b.LeafObs[:0], b.LeafMask[:0]
 	for k, n := range b.filled {
 		for j := range n {

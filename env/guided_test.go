@@ -143,3 +143,18 @@ func TestGuidedRootLeafIsTheEnvsObservation(t *testing.T) {
 		}
 	}
 }
+
+// A search of no envs is done at once, with empty results, whether it
+// plays out its leaves or not.
+func TestGuidedBatchOfNoEnvsIsDoneAtOnce(t *testing.T) {
+	v := guidedVector(t, 3, nil)
+	for _, playouts := range []bool{false, true} {
+		set := bots.DefaultGuided
+		set.Simulations, set.Playouts = 8, playouts
+		b, err := v.StartGuided([]int{}, set, 3, nil)
+		require.NoError(t, err)
+		require.True(t, b.Done())
+		require.Empty(t, b.Action)
+		require.Empty(t, b.LeafEnvs)
+	}
+}

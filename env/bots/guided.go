@@ -207,10 +207,26 @@ func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 
 func (m *guided[S, G]) Expand(priors []float32, value float32) {
 	l := m.leaves[m.head]
-	m.head++
 	m.setPriors(l.node, priors)
+	m.answer(l, value, m.seatValues(int(l.seat), value))
+}
+
+// evaluateByPlayout answers the leaf just asked for itself: uniform priors
+// over its legal actions and the value of a greedy playout from it.
+func (m *guided[S, G]) evaluateByPlayout() {
+	l := m.leaves[m.head]
+	m.uniformPriors(l.node)
+	values := m.outcomeValues(m.playOut())
+	m.answer(l, values[l.seat], values)
+}
+
+// answer is the one backup of an evaluated leaf, the oldest out, whoever
+// evaluated it: the leaf keeps its own value (raw, for its seat to play),
+// its path gives back the virtual loss ask took and is credited values.
+func (m *guided[S, G]) answer(l leaf, raw float32, values [MaxSeats]float32) {
+	m.head++
 	n := &m.nodes[l.node]
-	n.raw, n.state = value, expanded
+	n.raw, n.state = raw, expanded
 	if l.node == 0 {
 		m.rootExpanded()
 	}
@@ -222,26 +238,10 @@ func (m *guided[S, G]) Expand(priors []float32, value float32) {
 			}
 		}
 	}
-	m.credit(path, m.seatValues(int(l.seat), value))
+	m.credit(path, values)
 	if m.head == len(m.leaves) {
 		m.leaves, m.paths, m.head = m.leaves[:0], m.paths[:0], 0
 	}
-}
-
-// evaluateByPlayout answers the leaf just asked for itself: uniform priors
-// over its legal actions and the value of a greedy playout from it.
-func (m *guided[S, G]) evaluateByPlayout() {
-	l := m.leaves[m.head]
-	m.head++
-	m.uniformPriors(l.node)
-	values := m.outcomeValues(m.playOut())
-	n := &m.nodes[l.node]
-	n.raw, n.state = values[l.seat], expanded
-	if l.node == 0 {
-		m.rootExpanded()
-	}
-	m.credit(m.paths[l.from:l.to], values)
-	m.leaves, m.paths, m.head = m.leaves[:0], m.paths[:0], 0
 }
 
 // playOut plays this deal to the end with the greedy bot; a playout cut

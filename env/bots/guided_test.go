@@ -192,3 +192,22 @@ func TestGuidedAllocatesNothingOnceWarm(t *testing.T) {
 	search()
 	assert.Zero(t, testing.AllocsPerRun(20, search))
 }
+
+// A search that plays out its own leaves answers each as soon as it asks
+// for it, so a virtual loss must leave no trace: leaves_per_env changes
+// nothing, and the root's value is a mean of outcomes, in [−1, 1].
+func TestPlayoutSearchesGiveTheirVirtualLossBack(t *testing.T) {
+	for name, algorithm := range algorithms {
+		for _, stones := range []int{6, 13, 21} {
+			one := settings(algorithm, 120)
+			one.Playouts = true
+			two := one
+			two.LeavesPerEnv = 2
+			g := nim{stones: stones}
+			a := run(t, nimGuides.Start(one, &g, 4, nil, nil), nil, 3)
+			b := run(t, nimGuides.Start(two, &g, 4, nil, nil), nil, 3)
+			assert.Equal(t, a, b, "%s, %d stones", name, stones)
+			assert.InDelta(t, 0, b.value, 1, "%s, %d stones", name, stones)
+		}
+	}
+}
