@@ -161,7 +161,7 @@ func TestBaselineSearchIsLegalReproducibleAndCounted(t *testing.T) {
 	assert.ErrorIs(t, err, env.ErrBadOption, "baseline does not search: no targets")
 	vs, err := env.Make("splendor-v1", 1, env.Options{"players": 2, "mode": "vs_bots", "bots": "baseline+search:300"}, 0, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 600, vs.SearchIterations(), "each seat's simulations, as mcts iterations count")
+	assert.Equal(t, 300, vs.SearchIterations(), "the bot seat's simulations, as mcts iterations count: the client's seat plays no bot")
 }
 
 func TestBaselineIsRefusedWhereNoNetworkPlays(t *testing.T) {

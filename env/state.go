@@ -69,6 +69,7 @@ func (v *Vector) Determinize(ids []int, seeds []uint64) error {
 			return fmt.Errorf("%w: %s has nothing hidden to redeal", ErrBadState, v.Spec.ID)
 		}
 		r.Resample(seeds[k])
+		v.reobserve(i) // every seat's view with obs_seats "all": the others' changed
 	}
 	return nil
 }
@@ -339,10 +340,17 @@ func parseRow(text string, players int) (rowState, error) {
 func (v *Vector) loadRow(i int, rs rowState) {
 	v.clearEnded(i)
 	v.seeds[i], v.next[i], v.pending[i], v.over[i] = rs.seed, rs.next, rs.pending, rs.over
-	v.observe(i)
+	v.reobserve(i)
 	v.Terminated[i], v.Truncated[i] = rs.terminated, rs.truncated
 	copy(v.Rewards[i*v.Spec.Players:], rs.rewards)
-	if rs.pending || rs.over { // an ended (or forfeited) episode, or one never started
+}
+
+// reobserve rewrites env i's row of the buffers after its game changed in
+// place; an ended (or forfeited) episode, or one never started, keeps an
+// empty mask.
+func (v *Vector) reobserve(i int) {
+	v.observe(i)
+	if v.pending[i] || v.over[i] {
 		na := v.Spec.NumActions
 		clear(v.Mask[i*na : (i+1)*na])
 	}

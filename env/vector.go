@@ -28,10 +28,12 @@ type Vector struct {
 	ToPlay     []int32   // [N]: the seat whose decision is expected
 	// Same-step autoreset: Ended[i] marks an env whose episode ended in the
 	// last step; FinalObs row i (FinalObsF32 for float32) holds its last
-	// observation while Obs already shows the next episode.
+	// observation, that of seat FinalSeat[i], while Obs already shows the
+	// next episode.
 	Ended       []bool
 	FinalObs    []uint8
 	FinalObsF32 []float32
+	FinalSeat   []int32
 
 	envs     []Env
 	seeds    []uint64 // each env's current episode seed
@@ -155,7 +157,7 @@ func newVector(spec Spec, n int, pool *Pool) *Vector {
 		v.ObsF32 = make([]float32, n*size)
 	}
 	if spec.Autoreset == SameStep {
-		v.FinalObs = make([]uint8, n*size)
+		v.FinalObs, v.FinalSeat = make([]uint8, n*size), make([]int32, n)
 		if spec.ObsDtype == Float32 {
 			v.FinalObsF32 = make([]float32, n*size)
 		}
@@ -360,7 +362,7 @@ func (v *Vector) end(i int) {
 		if v.ObsF32 != nil {
 			copy(v.FinalObsF32[i*v.obsSize:(i+1)*v.obsSize], v.ObsF32[i*v.obsSize:(i+1)*v.obsSize])
 		}
-		v.Ended[i] = true
+		v.Ended[i], v.FinalSeat[i] = true, v.ToPlay[i]
 		v.restart(i, v.next[i])
 		v.observe(i)
 	case Disabled:

@@ -2,6 +2,7 @@ package turnbased
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/splendor-rl/splendor/env"
@@ -169,18 +170,27 @@ func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64, policy []float32) (act
 	return e.act(bot, &r, policy)
 }
 
-// SearchIterations adds up one decision of every seat's searching bot
-// (mcts iterations, baseline+search simulations) in vs-bots mode
-// (env.Searcher); the client's own seat counts too, as its seat may be
-// drawn per episode.
+// SearchIterations adds up one decision of every bot's search (mcts
+// iterations, baseline+search simulations) in vs-bots mode (env.Searcher).
+// The client's seat plays no bot: with a fixed seat its bot is left out,
+// with a seat drawn per episode the cheapest, as the costliest table is
+// the one budgeted.
 func (e *Env[S, G]) SearchIterations() int {
-	n := 0
-	for _, b := range e.c.bots[:e.c.players] {
-		if e.c.mode == env.VsBots && b.Searches() {
-			n += b.Cost()
+	if e.c.mode != env.VsBots {
+		return 0
+	}
+	total, cheapest := 0, math.MaxInt
+	for seat, b := range e.c.bots[:e.c.players] {
+		cost := 0
+		if b.Searches() {
+			cost = b.Cost()
+		}
+		total += cost
+		if e.c.seat < 0 || seat == e.c.seat {
+			cheapest = min(cheapest, cost)
 		}
 	}
-	return n
+	return total - cheapest
 }
 
 // StopWith makes the env's searches end early once stop is set

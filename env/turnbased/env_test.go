@@ -80,3 +80,24 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// A vs-bots step is budgeted for the searches of the bots it may run: the
+// client's own seat plays none, so a fixed seat's bot is left out, and a
+// seat drawn per episode leaves out the cheapest.
+func TestSearchIterationsLeaveOutTheClientsSeat(t *testing.T) {
+	bots := []any{"mcts:100", "mcts:200", "greedy", "mcts:50"}
+	for _, c := range []struct {
+		opts env.Options
+		want int
+	}{
+		{env.Options{"players": 4, "mode": "vs_bots", "bots": "mcts:100"}, 300},
+		{env.Options{"players": 4, "mode": "vs_bots", "bots": bots, "seat": 1}, 150},
+		{env.Options{"players": 4, "mode": "vs_bots", "bots": bots, "seat": 2}, 350},
+		{env.Options{"players": 4, "mode": "vs_bots", "bots": bots}, 350},
+		{env.Options{"players": 4, "mode": "self_play", "bots": bots}, 0},
+	} {
+		v, err := env.Make("splendor-v1", 1, c.opts, 0, nil)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, v.SearchIterations(), "%v", c.opts)
+	}
+}

@@ -147,7 +147,7 @@ func TestBaselineBotsOverTheWire(t *testing.T) {
 	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "baseline+search:200",
 		Seed: seed(1)}, &advice), wire.CodeLimit)
 	assert.Contains(t, werr.Message, "1600 mcts iterations, more than max_search_iterations 1000")
-	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 2,
+	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 4,
 		Options: map[string]any{"mode": "vs_bots", "bots": "baseline+search:300"}}, &refused), wire.CodeLimit)
 	assert.Contains(t, werr.Message, "1200 mcts iterations")
 }

@@ -226,10 +226,10 @@ func TestSearchBudget(t *testing.T) {
 
 	var vsBots wire.MakeReply
 	opts := map[string]any{"mode": "vs_bots", "bots": "mcts:300"}
-	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 2, Options: opts},
+	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 4, Options: opts},
 		&vsBots), wire.CodeLimit)
-	require.Contains(t, werr.Message, "a step of 2 envs whose bots search may run 1200 mcts iterations")
-	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1, Options: opts}, &vsBots))
+	require.Contains(t, werr.Message, "a step of 4 envs whose bots search may run 1200 mcts iterations", "the bot's seat, not the client's")
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 3, Options: opts}, &vsBots))
 }
 
 // A client that disconnects while its search runs stops it at once, the

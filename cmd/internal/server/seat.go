@@ -17,8 +17,10 @@ func (b *batch) checkSeat(seat *int) *wire.Error {
 	return nil
 }
 
-// replyFor is the batch reply, or for a seat a copy of it keeping of obs,
-// mask and final_obs only the rows of envs where that seat is to play; with
+// replyFor is the batch reply, or for a seat a copy of it keeping of obs
+// and mask only the rows of envs where that seat is to play, and of
+// final_obs those where the ended episode's last observation is that
+// seat's (not the new episode's seat to play: it may be another); with
 // obs_seats "all" every row keeps that seat's own view, and only it.
 func (b *batch) replyFor(id uint64, seat *int) *wire.BatchReply {
 	full := b.replyTo(id)
@@ -27,16 +29,17 @@ func (b *batch) replyFor(id uint64, seat *int) *wire.BatchReply {
 	}
 	r := *full
 	mine := func(i int) bool { return int(b.v.ToPlay[i]) == *seat }
-	obs := mine
+	obs, final := mine, func(i int) bool { return int(b.v.FinalSeat[i]) == *seat }
 	part, k := 1, 0 // an obs row's parts (one per seat with obs_seats "all") and the one kept
 	if len(b.v.Spec.ObsShape) > 1 {
-		part, k, obs = b.v.Spec.Players, *seat, func(int) bool { return true }
+		part, k = b.v.Spec.Players, *seat
+		obs, final = func(int) bool { return true }, func(int) bool { return true }
 	}
 	r.Obs = keepRows(full.Obs, b.v.Len(), part, k, obs)
 	r.Mask = keepRows(full.Mask, b.v.Len(), 1, 0, mine)
 	if full.FinalObs != nil {
-		final := keepRows(*full.FinalObs, b.v.Len(), part, k, obs)
-		r.FinalObs = &final
+		finalObs := keepRows(*full.FinalObs, b.v.Len(), part, k, final)
+		r.FinalObs = &finalObs
 	}
 	return &r
 }
