@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"errors"
-	"io"
 	"net"
 	"sync/atomic"
 	"time"
@@ -49,14 +48,12 @@ type conn struct {
 	started    time.Time
 
 	lastRequest atomic.Int64 // unix nanos
+	handling    atomic.Bool  // a request is being handled: the connection is not idle
 	draining    atomic.Bool
 
-	// ahead, when set, is closed once another goroutine has started reading
-	// the next message (readAhead) into aheadKind, aheadR and aheadErr.
-	ahead     chan struct{}
-	aheadKind int
-	aheadR    io.Reader
-	aheadErr  error
+	look      lookout // reads while a search runs (lookout.go)
+	watching  bool    // the reader told the lookout of the request it runs
+	lookedOut bool    // the lookout may hold frames: the reader takes them first
 }
 
 // reply is one encoded reply; release, if set, runs when the writer takes it.
@@ -81,6 +78,7 @@ func newConn(s *Server, ws *websocket.Conn) *conn {
 	c := &conn{s: s, ws: ws, remote: ws.RemoteAddr().String(), batches: map[uint64]*batch{},
 		out: make(chan reply, queued), free: make(chan *bytes.Buffer, 2), taken: make(chan struct{}, 1)}
 	c.codec = c.newCodec()
+	c.look.changed.L = &c.look.mu
 	c.closeFrame = closing{code: websocket.CloseNormalClosure}
 	c.started = time.Now()
 	c.lastRequest.Store(c.started.UnixNano())
@@ -120,13 +118,21 @@ func (c *conn) run() {
 // serve reads and answers requests until the connection ends or drains.
 func (c *conn) serve() {
 	for {
-		if err := c.readFrame(); err != nil {
+		frame, err := c.readFrame()
+		if err != nil {
 			c.readEnded(err)
+			return
+		}
+		if c.dropReason.Load() != nil { // cut, or the writer failed: answer no more
 			return
 		}
 		c.lastRequest.Store(time.Now().UnixNano())
 		c.extendReadDeadline()
-		r, closeAfter := c.handle(c.in.Bytes())
+		c.handling.Store(true)
+		r, closeAfter := c.handle(frame)
+		c.unwatch()
+		c.lastRequest.Store(time.Now().UnixNano()) // idleness counts from the reply
+		c.handling.Store(false)
 		c.forgetRequest()
 		if !c.deliver(r) {
 			return
@@ -141,73 +147,26 @@ func (c *conn) serve() {
 	}
 }
 
-// readFrame reads the next message into c.in; a text message is read too,
-// and then refused by dispatch.
-func (c *conn) readFrame() error {
-	kind, r, err := c.nextMessage()
+// readFrame reads the next message, or takes the one the lookout read; a
+// text message is read too, and then refused by dispatch. The frame is
+// valid until the next readFrame.
+func (c *conn) readFrame() ([]byte, error) {
+	if f, err, ok := c.queuedFrame(); ok {
+		c.text = f.text
+		return f.data, err
+	}
+	kind, r, err := c.ws.NextReader()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c.in.Reset()
 	n, err := c.in.ReadFrom(r)
 	c.s.metrics.bytesIn.Add(float64(n))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c.text = kind != websocket.BinaryMessage
-	return nil
-}
-
-// nextMessage starts reading the next message, or takes the one readAhead
-// started.
-func (c *conn) nextMessage() (int, io.Reader, error) {
-	if c.ahead == nil {
-		return c.ws.NextReader()
-	}
-	<-c.ahead
-	c.ahead = nil
-	return c.aheadKind, c.aheadR, c.aheadErr
-}
-
-// readAhead starts reading the next message on a goroutine of its own while
-// this one runs a search on batch handle, so that a client that disconnects,
-// or closes the batch, meanwhile stops its searches at once instead of
-// leaving them to run to their end. Only the header and a close request's
-// few bytes are read, so no frame buffer more is held; the reader takes the
-// message at its next readFrame.
-func (c *conn) readAhead(b *batch, handle uint64) {
-	if c.ahead != nil {
-		return
-	}
-	done := make(chan struct{})
-	c.ahead = done
-	go func() {
-		defer close(done)
-		c.aheadKind, c.aheadR, c.aheadErr = c.ws.NextReader()
-		switch {
-		case c.aheadErr != nil && !c.draining.Load(): // a drain answers what it read
-			b.v.Stop()
-		case c.aheadErr == nil && closes(&c.aheadR, handle):
-			b.v.Stop()
-		}
-	}()
-}
-
-// closeRequestBytes is more than any close request takes: {id, op, handle}.
-const closeRequestBytes = 64
-
-// closes reports whether the message *r starts to deliver is a close of
-// handle, reading at most its first closeRequestBytes; *r then delivers the
-// whole message still.
-func closes(r *io.Reader, handle uint64) bool {
-	head := make([]byte, closeRequestBytes+1)
-	n, err := io.ReadFull(*r, head)
-	*r = io.MultiReader(bytes.NewReader(head[:n]), *r)
-	if err != io.ErrUnexpectedEOF { // longer than a close request (or broken: the reader will see)
-		return false
-	}
-	var req wire.Request
-	return wire.NewCodec().DecodeRequest(head[:n], &req) == nil && req.Op == wire.OpClose && req.Handle == handle
+	return c.in.Bytes(), nil
 }
 
 // forgetRequest lets go of what a large request left behind: the frame

@@ -21,7 +21,8 @@ func socketless(t testing.TB) *conn {
 	c := &conn{s: s, batches: map[uint64]*batch{}, out: make(chan reply, queued), free: make(chan *bytes.Buffer, 2),
 		taken: make(chan struct{}, 1)}
 	c.codec = c.newCodec()
-	c.ahead = make(chan struct{}) // a search reads no next message ahead (readAhead): there is no socket
+	c.look.changed.L = &c.look.mu
+	c.look.reading = true // there is no socket for a lookout to read: searches start none
 	remake(t, c)
 	return c
 }

@@ -201,7 +201,7 @@ func (c *conn) reset(req *wire.Request) (any, *wire.Error) {
 		return nil, werr
 	}
 	if b.v.SearchIterations() > 0 {
-		c.readAhead(b, req.Handle)
+		c.watch(b, req.Handle)
 	}
 	if err := b.v.Reset(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err)
@@ -225,7 +225,7 @@ func (c *conn) step(req *wire.Request) (any, *wire.Error) {
 		return nil, werr
 	}
 	if b.v.SearchIterations() > 0 {
-		c.readAhead(b, req.Handle)
+		c.watch(b, req.Handle)
 	}
 	if err := b.v.Step(b.actions); err != nil {
 		return nil, envError(err)

@@ -45,7 +45,7 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		return nil, werr
 	}
 	if set.Playouts {
-		c.readAhead(b, req.Handle) // a close or a disconnect stops it
+		c.watch(b, req.Handle) // a close or a disconnect stops it
 	}
 	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
 	if err != nil {

@@ -157,7 +157,7 @@ func maxViews(b *batch) int {
 
 // prepareSearch refuses a bot_actions whose searches would run more than
 // max_search_iterations over the envs asked, and watches the client while
-// it searches (readAhead); a bad bot name is left for the op to refuse.
+// it searches (the lookout); a bad bot name is left for the op to refuse.
 func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
 	iterations := 0
 	if spec, err := bots.Parse(req.Bot); err == nil && spec.Searches() {
@@ -178,7 +178,7 @@ func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
 		"ask for fewer envs at a time or fewer iterations"); werr != nil {
 		return werr
 	}
-	c.readAhead(b, req.Handle)
+	c.watch(b, req.Handle)
 	return nil
 }
 

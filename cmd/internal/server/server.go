@@ -189,12 +189,15 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return err
 }
 
-// cut closes every connection at once, when the shutdown grace has ended.
+// cut closes every connection at once, when the shutdown grace has ended,
+// and stops the searches they run: the process exits without waiting for
+// them.
 func (s *Server) cut() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
 		c.dropped(dropForced)
+		c.stopSearch()
 		c.ws.Close()
 	}
 	if len(s.conns) > 0 {

@@ -80,8 +80,10 @@ func (c *conn) discard() {
 	}
 }
 
+// idle says the client sent no request for IdleTimeout, and none is being
+// handled (a long search is no idleness of its client's).
 func (c *conn) idle() bool {
-	return time.Since(time.Unix(0, c.lastRequest.Load())) > c.s.cfg.IdleTimeout
+	return !c.handling.Load() && time.Since(time.Unix(0, c.lastRequest.Load())) > c.s.cfg.IdleTimeout
 }
 
 // sendClose ends a connection whose reader stopped, with the close frame
