@@ -59,7 +59,7 @@ func TestLoadRefusesAnUnreadableFile(t *testing.T) {
 
 	dir := t.TempDir()
 	_, err = nets.Load(dir)
-	requireRefusal(t, dir, err, "cannot read")
+	requireRefusal(t, dir, err, "a directory, not a regular file")
 }
 
 // Every cut of a good file, inside the header length, the header or the
