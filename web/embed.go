@@ -10,7 +10,9 @@ package web
 
 import (
 	"embed"
+	"io/fs"
 	"net/http"
+	"path"
 )
 
 //go:embed index.html *.css sample.jsonl js vendor
@@ -28,7 +30,7 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 // Handler serves the viewer. Every file is small and changes only with the
 // binary, so the browser revalidates rather than caching for a fixed time.
 func Handler() http.Handler {
-	fileServer := http.FileServerFS(files)
+	fileServer := http.FileServerFS(pages{files})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		header := w.Header()
 		header.Set("Cache-Control", "no-cache")
@@ -38,4 +40,24 @@ func Handler() http.Handler {
 		header.Set("Referrer-Policy", "no-referrer")
 		fileServer.ServeHTTP(w, r)
 	})
+}
+
+// pages is a file system whose directories open only when they hold an
+// index.html, which the file server then serves: a directory without one
+// is not found, rather than listed (a listing is no page of the viewer's,
+// and would show whatever a later build embeds).
+type pages struct{ fs.FS }
+
+func (p pages) Open(name string) (fs.File, error) {
+	f, err := p.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		if _, err := fs.Stat(p.FS, path.Join(name, "index.html")); err != nil {
+			f.Close()
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+	}
+	return f, nil
 }

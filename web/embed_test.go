@@ -33,6 +33,41 @@ func TestHandlerServesThePage(t *testing.T) {
 	}
 }
 
+// Every embedded file is served, and the page at /; a directory without
+// an index.html is not found, with or without its slash, rather than
+// listed.
+func TestHandlerServesFilesButListsNoDirectory(t *testing.T) {
+	get := func(target string) *httptest.ResponseRecorder {
+		recorder := httptest.NewRecorder()
+		Handler().ServeHTTP(recorder, httptest.NewRequest(http.MethodGet, target, nil))
+		return recorder
+	}
+	page, err := fs.ReadFile(files, "index.html")
+	require.NoError(t, err)
+	root := get("/")
+	require.Equal(t, http.StatusOK, root.Code)
+	require.Equal(t, string(page), root.Body.String())
+	directories := 0
+	err = fs.WalkDir(files, ".", func(name string, entry fs.DirEntry, err error) error {
+		switch {
+		case err != nil || name == "." || name == "index.html": // index.html is served at /, where it redirects
+			return err
+		case entry.IsDir():
+			directories++
+			for _, target := range []string{"/" + name, "/" + name + "/"} {
+				got := get(target)
+				require.Equal(t, http.StatusNotFound, got.Code, "%s: %s", target, got.Body)
+				require.NotContains(t, got.Body.String(), "<a href", target)
+			}
+		default:
+			require.Equal(t, http.StatusOK, get("/"+name).Code, name)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, directories, 3, "js, vendor, vendor/msgpack at least")
+}
+
 // names says whether a file may name others: the page and the modules.
 func names(file string) bool {
 	return strings.HasSuffix(file, ".html") || strings.HasSuffix(file, ".js") || strings.HasSuffix(file, ".mjs")

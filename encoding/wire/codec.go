@@ -43,9 +43,10 @@ func NewCodec() *Codec {
 
 // DecodeRequest reads one frame into req (reset first). A frame that is not
 // one msgpack map of the documented fields gives CodeBadRequest, a bad seed
-// CodeBadSeed; req.ID is set whenever the frame got that far, so the error
-// reply can carry it. A plain step is read without allocating (fast.go):
-// its actions' data then views frame, so req is valid while frame is.
+// CodeBadSeed; req.ID is set whenever the frame got that far and the id is
+// not refused itself (integers.go), so the error reply can carry it. A
+// plain step is read without allocating (fast.go): its actions' data then
+// views frame, so req is valid while frame is.
 func (c *Codec) DecodeRequest(frame []byte, req *Request) *Error {
 	*req = Request{}
 	if c.decodeStep(frame, req) {
@@ -60,9 +61,17 @@ func (c *Codec) decodeFull(frame []byte, req *Request) *Error {
 	if err := scan(frame, c.MaxItems); err != nil {
 		return Errorf(CodeBadRequest, "malformed request: %v", err)
 	}
+	wrappedField, wrapped := checkIntegers(frame)
 	c.reader.Reset(frame)
 	c.dec.ResetReader(&c.reader)
-	if err := c.dec.Decode(req); err != nil {
+	err := c.dec.Decode(req) // still run on a wrapped value, for the id of its reply
+	if wrapped != nil {
+		if wrappedField == "id" {
+			req.ID = 0 // as decoded, a number the client never sent
+		}
+		return wrapped
+	}
+	if err != nil {
 		var seedErr *SeedError
 		if errors.As(err, &seedErr) {
 			return Errorf(CodeBadSeed, "%v", seedErr)

@@ -63,7 +63,11 @@ func (c *Codec) readTensor(r *frameReader) bool {
 			if r.arrayLen() != 1 {
 				return false
 			}
-			c.shape[0] = int(r.uint())
+			n := r.uint()
+			if n > math.MaxInt64 { // an int would wrap it: the full decoder refuses it
+				return false
+			}
+			c.shape[0] = int(n)
 			t.Shape = c.shape[:]
 		case "data":
 			t.Data = r.bin()

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,7 +42,8 @@ func TestFastStepEqualsFullDecoding(t *testing.T) {
 }
 
 // Anything but a plain step goes to the full decoder, and so keeps its
-// error: other ops, extra or missing fields, negative ids, truncations.
+// error: other ops, extra or missing fields, negative ids, shapes an int
+// cannot hold, truncations.
 func TestFastStepLeavesTheRestToTheFullDecoder(t *testing.T) {
 	for _, req := range []map[string]any{
 		{"id": 1, "op": "reset", "handle": 1, "seeds": []int{1}},
@@ -50,6 +52,7 @@ func TestFastStepLeavesTheRestToTheFullDecoder(t *testing.T) {
 		{"id": 1, "op": "step", "handle": 1, "actions": map[string]any{"dtype": "float32", "shape": []int{1}, "data": []byte{0, 0, 0, 0}}},
 		{"id": 1, "op": "step", "handle": 1, "actions": map[string]any{"dtype": "int32", "shape": []int{1, 1}, "data": []byte{0, 0, 0, 0}}},
 		{"id": 1, "op": "step", "seed": 1, "actions": map[string]any{"dtype": "int32", "shape": []int{1}, "data": []byte{0, 0, 0, 0}}},
+		{"id": 1, "op": "step", "handle": 1, "actions": map[string]any{"dtype": "int32", "shape": []any{uint64(math.MaxUint64)}, "data": []byte{}}},
 	} {
 		frame, err := msgpack.Marshal(req)
 		require.NoError(t, err)

@@ -3,10 +3,12 @@ package nets_test
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -57,7 +59,7 @@ func TestLoadRefusesAnUnreadableFile(t *testing.T) {
 
 	dir := t.TempDir()
 	_, err = nets.Load(dir)
-	requireRefusal(t, dir, err, "cannot read")
+	requireRefusal(t, dir, err, "a directory, not a regular file")
 }
 
 // Every cut of a good file, inside the header length, the header or the
@@ -126,6 +128,30 @@ func TestLoadRefusesABrokenContainer(t *testing.T) {
 			requireRefusal(t, path, err, c.what...)
 		})
 	}
+}
+
+// A header cannot make a small file cost much memory: here 2,000 entries
+// all claim the same 64 KiB of data, which decoded once for each would be
+// 128 MiB. The overlap is refused before any value is decoded; what is
+// left is the header's JSON, a few times the file.
+func TestReadOfALyingHeaderAllocatesLittle(t *testing.T) {
+	const entries, data = 2000, 64 << 10
+	var header strings.Builder
+	header.WriteString(`{"__metadata__": {"format": "` + nets.Format + `", "env": "e", "options": "{}"}`)
+	for i := range entries {
+		fmt.Fprintf(&header, `, "t%d": {"dtype": "F32", "shape": [%d], "data_offsets": [0, %d]}`, i, data/4, data)
+	}
+	header.WriteString("}")
+	file := append(binary.LittleEndian.AppendUint64(nil, uint64(header.Len())), header.String()...)
+	file = append(file, make([]byte, data)...)
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := nets.Read("lying", file)
+	runtime.ReadMemStats(&after)
+	requireRefusal(t, "lying", err, "overlap in the data")
+	allocated := after.TotalAlloc - before.TotalAlloc
+	assert.Less(t, allocated, uint64(20*len(file)), "%d bytes allocated to read a file of %d", allocated, len(file))
 }
 
 func TestLoadRefusesTensorsThatDoNotChain(t *testing.T) {

@@ -69,9 +69,12 @@ func readHeader(b []byte) (header, []byte, error) {
 
 // decodeTensors checks every entry against the data (dtype, byte range,
 // size) and that the tensors tile the data exactly, as safetensors requires:
-// no overlap, no bytes of nobody's (a corrupt or concatenated file).
+// no overlap, no bytes of nobody's (a corrupt or concatenated file). The
+// tiling is checked before any value is decoded, so that the values take
+// no more memory than the data: a small file whose many entries all claimed
+// its data would otherwise be decoded once for each.
 func decodeTensors(entries map[string]json.RawMessage, data []byte) (map[string]tensor, error) {
-	tensors := make(map[string]tensor, len(entries))
+	shapes := make(map[string][]int, len(entries))
 	spans := make([]span, 0, len(entries))
 	for _, name := range slices.Sorted(maps.Keys(entries)) { // the same first error on every run
 		var e entry
@@ -82,14 +85,20 @@ func decodeTensors(entries map[string]json.RawMessage, data []byte) (map[string]
 		if err != nil {
 			return nil, err
 		}
-		values, err := float32s(name, data[s.begin:s.end])
+		shapes[name], spans = e.Shape, append(spans, s)
+	}
+	if err := checkTiling(spans, len(data)); err != nil {
+		return nil, err
+	}
+	tensors := make(map[string]tensor, len(spans))
+	for _, s := range spans {
+		values, err := float32s(s.name, data[s.begin:s.end])
 		if err != nil {
 			return nil, err
 		}
-		tensors[name] = tensor{e.Shape, values}
-		spans = append(spans, s)
+		tensors[s.name] = tensor{shapes[s.name], values}
 	}
-	return tensors, checkTiling(spans, len(data))
+	return tensors, nil
 }
 
 // check returns the bytes e claims in a data of size bytes, if they exist

@@ -56,6 +56,17 @@ func TestHTTPEndpointsAreReadOnly(t *testing.T) {
 	}
 }
 
+// The viewer's page is served at /, but its directories are not listed.
+func TestViewerDirectoriesAreNotListed(t *testing.T) {
+	_, url := start(t, testConfig())
+	for path, want := range map[string]int{"/": http.StatusOK, "/js/app.js": http.StatusOK, "/js/": http.StatusNotFound} {
+		resp, err := http.Get(httpURL(url, path))
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, want, resp.StatusCode, path)
+	}
+}
+
 // Half-sent requests count from the moment they are accepted; when they
 // hold every slot, a newcomer waits until the oldest has had its grace and
 // takes its slot (the stranger is closed), and the rest are closed after the

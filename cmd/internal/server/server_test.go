@@ -246,6 +246,30 @@ func TestBadRequestsGetCodesAndTheConnectionStaysUsable(t *testing.T) {
 		"after all that, the batch steps as if nothing happened")
 }
 
+// A negative id or handle is refused, not read as 2^64 − 1: the reply
+// carries id 0 when the id is what was refused, the request's otherwise.
+func TestNegativeIDsAreRefusedNotWrapped(t *testing.T) {
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	for _, tc := range []struct {
+		request map[string]any
+		id      uint64
+		says    string
+	}{
+		{map[string]any{"id": -1, "op": "hello"}, 0, "id -1 is negative"},
+		{map[string]any{"id": 7, "op": "close", "handle": -1}, 7, "handle -1 is negative"},
+		{map[string]any{"id": 8, "op": "make", "env": "splendor-v1", "num_envs": uint64(1<<64 - 1)}, 8,
+			"num_envs 18446744073709551615 is out of range"},
+	} {
+		require.NoError(t, sendMap(c, tc.request)())
+		werr := requireCode(t, c.Recv(&wire.CloseReply{}), wire.CodeBadRequest)
+		require.Contains(t, werr.Message, tc.says)
+		var reply wire.ErrorReply
+		require.NoError(t, decodeFrame(c.in.Bytes(), &reply))
+		require.Equal(t, tc.id, reply.ID, "%v", tc.request)
+	}
+}
+
 func sendReq(c *Client, req wire.Request) func() error {
 	return func() error { _, err := c.Send(req); return err }
 }
