@@ -65,6 +65,7 @@ func (c *Codec) decodeFull(frame []byte, req *Request) *Error {
 	c.reader.Reset(frame)
 	c.dec.ResetReader(&c.reader)
 	err := c.dec.Decode(req) // still run on a wrapped value, for the id of its reply
+	c.reader.Reset(nil)      // the codec outlives the frame: it must not keep it
 	if wrapped != nil {
 		if wrappedField == "id" {
 			req.ID = 0 // as decoded, a number the client never sent
@@ -93,7 +94,9 @@ func (c *Codec) Encode(dst *bytes.Buffer, v any) error {
 	}
 	dst.Reset()
 	c.enc.ResetWriter(dst)
-	return c.enc.Encode(v)
+	err := c.enc.Encode(v)
+	c.enc.ResetWriter(nil) // nor the reply buffer, which its writer may let go of
+	return err
 }
 
 // DecodeReply reads a reply frame: a failed request's error is returned as

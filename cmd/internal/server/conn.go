@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,6 +42,9 @@ type conn struct {
 	taken  chan struct{}      // the writer wrote a reply
 	queued atomic.Int64       // bytes of replies queued or being written
 	held   atomic.Int64       // those and the bytes of buffers in free
+	// pooling orders pooling a written buffer (recycle) with letting go of
+	// a closed batch's (took).
+	pooling sync.Mutex
 	// closeFrame is what the writer sends when the reader has ended; set by
 	// the reader before it closes out.
 	closeFrame closing

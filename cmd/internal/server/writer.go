@@ -143,12 +143,18 @@ func (c *conn) count(r reply) {
 }
 
 // took marks r as taken off the queue, releasing what it carries; a closed
-// batch's pooled buffers go with it (every earlier reply is written).
+// batch's pooled buffers go with it (every earlier reply is written). The
+// release and the pooling of a buffer written meanwhile (recycle, on the
+// other goroutine) take turns: else a buffer sized for the closed batch
+// could be pooled after the pool was emptied, and kept for the
+// connection's life.
 func (c *conn) took(r reply) {
 	c.s.metrics.queued.Dec()
 	if r.release != nil {
+		c.pooling.Lock()
 		r.release()
 		c.dropFree()
+		c.pooling.Unlock()
 	}
 }
 
@@ -190,6 +196,8 @@ func (c *conn) buffer() *bytes.Buffer {
 // recycle pools a written buffer while the connection's held bytes stay
 // within two replies to its envs.
 func (c *conn) recycle(b *bytes.Buffer) {
+	c.pooling.Lock()
+	defer c.pooling.Unlock()
 	if c.held.Load() <= 2*c.oneReply() {
 		select {
 		case c.free <- b:
