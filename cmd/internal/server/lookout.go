@@ -25,7 +25,7 @@ type lookout struct {
 	mu      sync.Mutex
 	changed sync.Cond // a frame was queued or taken, the search ended, or the lookout stopped
 	frames  []frame   // read and not yet taken, oldest first
-	queued  int64     // their bytes
+	queued  int64     // their buffers' bytes
 	err     error     // why the lookout stopped reading: the connection's end
 	reading bool      // its goroutine runs
 	search  *env.Vector
@@ -97,7 +97,7 @@ func (c *conn) lookOut() {
 		}
 		c.lastRequest.Store(time.Now().UnixNano())
 		c.extendReadDeadline()
-		l.frames, l.queued = append(l.frames, f), l.queued+int64(len(f.data))
+		l.frames, l.queued = append(l.frames, f), l.queued+int64(cap(f.data))
 		if l.search != nil && !f.text && closes(f.data, l.handle) {
 			l.search.Stop()
 		}
@@ -132,7 +132,7 @@ func (c *conn) queuedFrame() (f frame, err error, ok bool) {
 	switch {
 	case len(l.frames) > 0:
 		f, l.frames[0] = l.frames[0], frame{}
-		l.frames, l.queued = l.frames[1:], l.queued-int64(len(f.data))
+		l.frames, l.queued = l.frames[1:], l.queued-int64(cap(f.data))
 		if len(l.frames) == 0 {
 			l.frames = nil // let go of the array the queue walked along
 		}

@@ -38,10 +38,13 @@ const (
 )
 
 // connectionBytes bounds what a connection holds apart from its envs' share
-// of replies: its buffers, and while a request is handled the frame (a
-// bytes.Buffer grown to at most twice it) and the request decoded from it.
+// of replies: its buffers; while a request is handled, the frame (a
+// buffer grown to at most twice it) and the request decoded from it; while
+// a search runs, the frames the lookout read behind it (under
+// max_message_bytes of buffers before it reads one more, grown to at most
+// twice its size: lookout.go).
 func connectionBytes(maxMessage int64) int64 {
-	return readBufferBytes + writeBufferBytes + 3*maxMessage + replySlack
+	return readBufferBytes + writeBufferBytes + 3*maxMessage + 3*maxMessage + replySlack
 }
 
 // replyBytesPerEnv is one env's share of a reset or step reply: its rows of
@@ -104,7 +107,8 @@ func searchTreeBytes() int64 {
 
 // HeaviestEnvBytes is envBytes of the heaviest env any client can make: of
 // every registered game at every table size, with every seat's float32
-// observation and same-step final observations.
+// observation, same-step final observations, and of each other option
+// with a list of choices the heaviest choice (features, …).
 func HeaviestEnvBytes() int64 {
 	pool := env.NewPool(1)
 	defer pool.Close()
@@ -112,10 +116,44 @@ func HeaviestEnvBytes() int64 {
 	for _, id := range env.IDs() {
 		for players := 1; players <= bots.MaxSeats; players++ {
 			opts := env.Options{"obs_dtype": "float32", "autoreset": "same_step", "obs_seats": "all", "players": players}
-			if v, err := env.Make(id, 1, opts, 0, pool); err == nil {
-				heaviest = max(heaviest, envBytes(v))
+			if bytes, ok := heaviestWith(id, opts, pool); ok {
+				heaviest = max(heaviest, bytes)
 			}
 		}
 	}
 	return heaviest
+}
+
+// heaviestWith is envBytes of env id with opts and, option by option, the
+// choice that weighs most; ok is false when id refuses opts.
+func heaviestWith(id string, opts env.Options, pool *env.Pool) (int64, bool) {
+	weigh := func(opts env.Options) (int64, bool) {
+		v, err := env.Make(id, 1, opts, 0, pool)
+		if err != nil {
+			return 0, false
+		}
+		return envBytes(v), true
+	}
+	heaviest, ok := weigh(opts)
+	if !ok {
+		return 0, false
+	}
+	described, _ := env.Describe(id)
+	for _, o := range described {
+		if _, set := opts[o.Name]; set || o.Type != "str" {
+			continue
+		}
+		best := ""
+		for _, choice := range o.Choices {
+			opts[o.Name] = choice
+			if bytes, fits := weigh(opts); fits && bytes > heaviest {
+				heaviest, best = bytes, choice
+			}
+		}
+		opts[o.Name] = best
+		if best == "" {
+			delete(opts, o.Name)
+		}
+	}
+	return heaviest, ok
 }

@@ -194,3 +194,41 @@ func TestViewsOfALargeBatchComeInParts(t *testing.T) {
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpView, Handle: made.Handle, EnvIDs: ids}, &views))
 	require.Len(t, views.Views, 116)
 }
+
+// The heaviest env the worst case counts is at least as heavy as an env of
+// any game, table size and combination of options with choices.
+func TestHeaviestEnvBytesBoundsEveryCombinationOfOptions(t *testing.T) {
+	heaviest := HeaviestEnvBytes()
+	pool := env.NewPool(1)
+	defer pool.Close()
+	for _, id := range env.IDs() {
+		described, err := env.Describe(id)
+		require.NoError(t, err)
+		for players := 1; players <= 4; players++ {
+			combinations(described, env.Options{"players": players}, func(opts env.Options) {
+				if v, err := env.Make(id, 1, opts, 0, pool); err == nil {
+					require.LessOrEqual(t, envBytes(v), heaviest, "%s %v", id, opts)
+				}
+			})
+		}
+	}
+}
+
+// combinations calls try with opts and every combination of choices of the
+// string options of described.
+func combinations(described []env.OptionSpec, opts env.Options, try func(env.Options)) {
+	if len(described) == 0 {
+		try(opts)
+		return
+	}
+	o, rest := described[0], described[1:]
+	if o.Type != "str" {
+		combinations(rest, opts, try)
+		return
+	}
+	for _, choice := range o.Choices {
+		opts[o.Name] = choice
+		combinations(rest, opts, try)
+	}
+	delete(opts, o.Name)
+}
