@@ -29,6 +29,7 @@ var table = []setting{
 	{"max_memory", "0", "bytes the server may commit, such as 8GiB (0: no budget beyond the limits)"},
 	{"max_search_iterations", 1 << 22, "mcts iterations one request may run over all its envs (0: no limit)"},
 	{"max_search_memory", "2GiB", "bytes the guided searches waiting for evaluations may hold, all together"},
+	{"search_timeout", time.Minute, "end a guided search whose client sends no evaluations for this long, giving its memory back"},
 	{"idle_timeout", time.Duration(0), "close connections that send no request for this long, pings or not (0s: never)"},
 	{"ping_interval", 30 * time.Second, "ping clients this often; drop one that answers no ping for two intervals (0s: no pings)"},
 	{"hello_timeout", 5 * time.Second, "with a token, time a connection has to say hello with it"},
@@ -165,6 +166,7 @@ func toSettings(v *viper.Viper, exitOnStdinClose bool) (settings, error) {
 		MaxMemory:            r.bytes("max_memory"),
 		MaxSearchIterations:  int64(r.int("max_search_iterations")),
 		MaxSearchMemory:      r.bytes("max_search_memory"),
+		SearchTimeout:        r.duration("search_timeout"),
 		IdleTimeout:          r.duration("idle_timeout"),
 		PingInterval:         r.duration("ping_interval"),
 		HelloTimeout:         r.duration("hello_timeout"),
@@ -300,6 +302,8 @@ func validateLimits(cfg server.Config) error {
 		return fmt.Errorf("workers must not be negative (0: one per core)")
 	case cfg.MaxSearchMemory < 1:
 		return fmt.Errorf("max_search_memory must be positive, such as 2GiB")
+	case cfg.SearchTimeout <= 0:
+		return fmt.Errorf("search_timeout must be positive, such as 60s")
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ type Config struct {
 	// (bots.GuidedBytes per env, reserved by search until it ends); a
 	// search past it is refused with limit_exceeded.
 	MaxSearchMemory int64
+	// SearchTimeout ends a guided search whose client sent no evaluations
+	// for this long, giving its memory back (0: a minute).
+	SearchTimeout time.Duration
 	// IdleTimeout closes a connection that sent no request for this long even
 	// though it answers pings, so that forgotten clients free their envs
 	// (0: never; dead peers are found by pings).

@@ -18,9 +18,8 @@ type batch struct {
 	memory     int64 // bytes reserved from the server's budget
 	replyBytes int64 // bytes of one reset or step reply
 	reply      *wire.BatchReply
-	guided     *env.GuidedBatch // a search waiting for evaluations (ops_guided.go)
-	searchMem  int64            // bytes its guided search holds of the server's budgets
-	priors     []float32        // an evaluate's, decoded (ops_guided.go)
+	hold       *hold     // a guided search and what it holds (ops_guided.go, holds.go)
+	priors     []float32 // an evaluate's, decoded (ops_guided.go)
 	values     []float32
 }
 

@@ -41,7 +41,8 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
 	}
 	c.endSearch(b) // a new search replaces the batch's
-	if werr := c.reserveSearch(b, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions)); werr != nil {
+	h, werr := c.s.holdSearch(c, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions))
+	if werr != nil {
 		return nil, werr
 	}
 	if set.Playouts {
@@ -49,47 +50,33 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 	}
 	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
 	if err != nil {
-		c.endSearch(b)
+		h.release()
 		return nil, envError(err)
 	}
-	b.guided = g
-	return c.searchReply(b, req.ID), nil
-}
-
-// reserveSearch takes what a guided search of b may hold (bots.GuidedBytes
-// per env) from max_search_memory and max_memory, until it ends.
-func (c *conn) reserveSearch(b *batch, bytes int64) *wire.Error {
-	if !c.s.searchMemory.take(bytes) {
-		return wire.Errorf(wire.CodeLimit, "a search of these envs may hold %d MiB, more than max_search_memory has left (%d of %d MiB in use): search fewer envs at a time or with fewer simulations",
-			bytes>>20, c.s.searchMemory.used.Load()>>20, c.s.searchMemory.limit>>20)
-	}
-	if !c.s.memory.take(bytes) {
-		c.s.searchMemory.give(bytes)
-		return wire.Errorf(wire.CodeLimit, "a search of these envs may hold %d MiB, more than max_memory has left: search fewer envs at a time or with fewer simulations",
-			bytes>>20)
-	}
-	b.searchMem = bytes
-	return nil
+	b.hold = h
+	return c.searchReply(b, g, req.ID), nil
 }
 
 // endSearch ends b's guided search, if any, and gives back its memory.
 func (c *conn) endSearch(b *batch) {
-	if b.guided != nil {
-		b.guided.Close()
-		b.guided = nil
+	if b.hold != nil {
+		b.hold.release()
+		b.hold = nil
 	}
-	c.s.searchMemory.give(b.searchMem)
-	c.s.memory.give(b.searchMem)
-	b.searchMem, b.priors, b.values = 0, nil, nil // the buffers live as long as the search
+	b.priors, b.values = nil, nil // the buffers live as long as the search
 }
 
 func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
-	g := b.guided
-	if g == nil {
+	if b.hold == nil {
 		return nil, wire.Errorf(wire.CodeBadRequest, "no search is waiting for evaluations on this batch: start one with search")
 	}
 	if req.Priors == nil || req.Values == nil {
 		return nil, wire.Errorf(wire.CodeBadRequest, "evaluate takes priors and values")
+	}
+	g, werr := b.hold.working()
+	if werr != nil {
+		c.endSearch(b)
+		return nil, werr
 	}
 	l, na := len(g.LeafEnvs), b.v.Spec.NumActions
 	// The evaluations decode into the batch's buffers, reused from round
@@ -98,22 +85,28 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 	priors, values := b.priors, b.values
 	if werr := req.Priors.Floats(priors, l, na); werr != nil {
 		werr.Message = "priors: " + werr.Message
-		return nil, werr
+		return nil, c.keepWaiting(b, g, werr)
 	}
 	if werr := req.Values.Floats(values, l); werr != nil {
 		werr.Message = "values: " + werr.Message
-		return nil, werr
+		return nil, c.keepWaiting(b, g, werr)
 	}
 	if err := g.Evaluate(priors, values); err != nil {
-		return nil, envError(err)
+		return nil, c.keepWaiting(b, g, envError(err))
 	}
-	return c.searchReply(b, req.ID), nil
+	return c.searchReply(b, g, req.ID), nil
+}
+
+// keepWaiting is a refused evaluation's error: the search waits for its
+// evaluations again, as if the request never came.
+func (c *conn) keepWaiting(b *batch, g *env.GuidedBatch, werr *wire.Error) *wire.Error {
+	b.hold.wait(g)
+	return werr
 }
 
 // searchReply is the next leaves, or the results once the search is done
 // (and then the search is gone).
-func (c *conn) searchReply(b *batch, id uint64) *wire.SearchReply {
-	g := b.guided
+func (c *conn) searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
 	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, len(g.LeafObs)/max(len(g.LeafEnvs), 1)
 	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
 		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
@@ -121,6 +114,7 @@ func (c *conn) searchReply(b *batch, id uint64) *wire.SearchReply {
 		r.Obs = wire.Float32Tensor(g.LeafObsF32, l, obs)
 	}
 	if !r.Done {
+		b.hold.wait(g)
 		return r
 	}
 	k := len(g.Action)

@@ -26,7 +26,9 @@ type Server struct {
 	// searchMemory is the bytes guided searches hold between round trips
 	// (max_search_memory), part of memory too.
 	searchMemory budget
-	connCost     int64 // what one connection commits
+	holdsMu      sync.Mutex
+	holds        map[*hold]struct{} // every guided search's hold (holds.go)
+	connCost     int64              // what one connection commits
 	// envOptions describes each env's options for hello (fixed once the
 	// envs are registered).
 	envOptions map[string][]wire.OptionSpec
@@ -48,12 +50,15 @@ func New(cfg Config) *Server {
 	if cfg.HandshakeTimeout <= 0 {
 		cfg.HandshakeTimeout = defaultHandshakeTimeout
 	}
+	if cfg.SearchTimeout <= 0 {
+		cfg.SearchTimeout = defaultSearchTimeout
+	}
 	pool := env.NewPool(cfg.Workers)
 	pool.SetSearchSlots(cfg.SearchSlots)
 	s := &Server{cfg: cfg, pool: pool, conns: map[*conn]struct{}{},
 		envs: budget{limit: int64(cfg.MaxEnvsTotal)}, memory: budget{limit: cfg.MaxMemory},
-		searchMemory: budget{limit: cfg.MaxSearchMemory},
-		connCost:     connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions(), grace: strangerGrace}
+		searchMemory: budget{limit: cfg.MaxSearchMemory}, holds: map[*hold]struct{}{},
+		connCost: connectionBytes(cfg.MaxMessageBytes), envOptions: envOptions(), grace: strangerGrace}
 	s.slotFreed = sync.NewCond(&s.mu)
 	s.metrics = newMetrics(s)
 	// WriteMessage sends a reply as one frame whatever its size: the part that
