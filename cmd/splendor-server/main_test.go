@@ -113,6 +113,28 @@ func TestSIGTERMUnderLoadDrainsAndExitsZero(t *testing.T) {
 	require.Less(t, time.Since(began), 2*time.Second)
 }
 
+// SIGTERM while a search of the largest size max_search_iterations allows
+// runs (1,024 envs of mcts:4096: 80 core-seconds, 40 s of two idle cores):
+// the grace's end stops it and the process exits (the time allowed is for
+// a loaded machine; on an idle one it exits within the grace and a few
+// milliseconds).
+func TestSIGTERMStopsASearchAtTheBudget(t *testing.T) {
+	cmd, url, _ := startBinary(t, "--shutdown-grace", "1s")
+	c, err := server.Dial(url)
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close() })
+	var made wire.MakeReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1024}, &made))
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpReset, Handle: made.Handle}, &wire.BatchReply{}))
+	_, err = c.Send(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "mcts:4096"})
+	require.NoError(t, err)
+	time.Sleep(200 * time.Millisecond)
+	began := time.Now()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	requireExit(t, cmd, 15*time.Second)
+	t.Logf("exited %v after SIGTERM, with a 1 s grace", time.Since(began))
+}
+
 // resetWithoutPause keeps two resets in flight until the connection ends.
 func resetWithoutPause(c *server.Client, handle uint64) error {
 	reset := wire.Request{Op: wire.OpReset, Handle: handle}
