@@ -147,6 +147,27 @@ def test_two_leaves_per_env_under_virtual_loss(url, num_envs, algorithm):
     envs.close()
 
 
+@pytest.mark.parametrize("evaluate", [uniform_zero, None])
+def test_a_search_of_no_envs_is_empty_and_leaves_the_batch_usable(url, evaluate):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=3, seed=4, url=url)
+    _, infos = envs.reset()
+    empty = envs.search(evaluate, env_ids=[], simulations=8, leaves_per_env=2)
+    assert empty.policy.shape == (0, envs.single_action_space.n)
+    assert empty.value.shape == empty.action.shape == (0,)
+    result = envs.search(uniform_zero, simulations=8)
+    assert infos["action_mask"][np.arange(3), result.action].all()
+    envs.close()
+
+
+def test_playout_search_values_are_means_of_outcomes(url):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=16, seed=4, url=url)
+    envs.reset()
+    for algorithm in ("gumbel", "puct"):
+        result = envs.search(None, simulations=64, seed=1, algorithm=algorithm, leaves_per_env=2)
+        assert ((-1 <= result.value) & (result.value <= 1)).all(), result.value
+    envs.close()
+
+
 def test_three_leaves_per_env_are_refused(url):
     envs = splendor_rl.make_vec("splendor-v1", num_envs=2, seed=4, url=url)
     _, infos = envs.reset()
