@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/bots"
 	_ "github.com/splendor-rl/splendor/env/duelenv"
 	_ "github.com/splendor-rl/splendor/env/splendorenv"
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -291,8 +292,17 @@ func sameAsOneWorker(n int, shared, one *env.Pool) error {
 // the bots' own turns alike: a closed batch must not hold the cores for
 // the seconds its searches would take (64 searches of 20,000 iterations are
 // about 15 s of two cores).
+//
+// Measured in work, not time: searches run at nice 19 and starve on a busy
+// machine. Once a search is seen to run, Stop; after it, the searches
+// running (one per search slot) finish at most the 32 iterations up to their
+// next look at stop, and the searches that start after it run none; without
+// Stop the same call would run every env's 20,000.
 func TestStopCutsSearchesShort(t *testing.T) {
-	heavy := "mcts:iterations=20000"
+	const envs, iterations = 64, 20000
+	heavy := fmt.Sprintf("mcts:iterations=%d", iterations)
+	bound := 32 * min(envs, env.DefaultSearchSlots(env.DefaultPool().Workers()))
+	require.Less(t, 100*bound, envs*iterations, "the bound is far below the work of a call not stopped")
 	for _, c := range []struct {
 		name string
 		opts env.Options
@@ -306,24 +316,56 @@ func TestStopCutsSearchesShort(t *testing.T) {
 			return v.Reset(nil, nil) // the bot in seat 0 plays first
 		}},
 	} {
-		v, err := env.Make(id, 64, c.opts, 1, nil)
+		v, err := env.Make(id, envs, c.opts, 1, nil)
 		require.NoError(t, err)
+		t.Cleanup(v.Stop) // a failed check leaves no search running
 		if c.opts == nil {
 			require.NoError(t, v.Reset(nil, nil))
 		}
 		done := make(chan error, 1)
-		start := time.Now()
+		before := searched()
 		go func() { done <- c.run(v) }()
-		time.Sleep(50 * time.Millisecond)
-		v.Stop()
-		select {
-		case err := <-done:
-			t.Logf("%s: returned %v after it started", c.name, time.Since(start))
-			if c.opts == nil {
-				require.ErrorIs(t, err, env.ErrStopped)
+		returned := func() bool {
+			select {
+			case err = <-done:
+				return true
+			default:
+				return false
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s still running 5 s after Stop", c.name)
+		}
+		waitUntil(t, func() bool {
+			require.False(t, returned(), "%s: returned before a search was seen running", c.name)
+			return searched() > before
+		}, "%s: a search runs", c.name)
+		v.Stop()
+		stopped := searched()
+		waitUntil(t, func() bool {
+			require.LessOrEqual(t, searched()-stopped, int64(bound), "%s: iterations after Stop", c.name)
+			return returned()
+		}, "%s: returns after Stop", c.name)
+		require.LessOrEqual(t, searched()-stopped, int64(bound), "%s: iterations after Stop", c.name)
+		t.Logf("%s: %d iterations before Stop, %d after", c.name, stopped-before, searched()-stopped)
+		if c.opts == nil {
+			require.ErrorIs(t, err, env.ErrStopped)
+		}
+	}
+}
+
+// searched is the mcts iterations this process has run (no test of the
+// package runs searches in parallel with another).
+func searched() int64 {
+	iterations, _ := bots.Searched()
+	return iterations
+}
+
+// waitUntil polls ready until it holds. Its limit of minutes only catches
+// a hang: a search starved on a busy machine may take seconds to reach its
+// next look at stop.
+func waitUntil(t *testing.T, ready func() bool, format string, args ...any) {
+	t.Helper()
+	for limit := time.Now().Add(3 * time.Minute); !ready(); time.Sleep(time.Millisecond) {
+		if time.Now().After(limit) {
+			t.Fatalf("not within 3 minutes: "+format, args...)
 		}
 	}
 }

@@ -89,9 +89,12 @@ func requireExit(t *testing.T, cmd *exec.Cmd, within time.Duration) {
 }
 
 // SIGTERM while clients step without pause: every client gets its replies
-// and then "going away", and the server exits 0 well within the grace.
+// and then "going away", and the server exits 0 well within the grace (the
+// drain is a few resets of 64 envs: milliseconds, under a second on a busy
+// machine; a server that waited for its grace would take half a minute).
 func TestSIGTERMUnderLoadDrainsAndExitsZero(t *testing.T) {
-	cmd, url, _ := startBinary(t, "--shutdown-grace", "3s")
+	const grace = 30 * time.Second
+	cmd, url, _ := startBinary(t, "--shutdown-grace", grace.String())
 	const clients = 3
 	ended := make(chan error, clients)
 	for range clients {
@@ -109,8 +112,8 @@ func TestSIGTERMUnderLoadDrainsAndExitsZero(t *testing.T) {
 		err := <-ended
 		require.True(t, websocket.IsCloseError(err, websocket.CloseGoingAway), "got %v", err)
 	}
-	requireExit(t, cmd, 3*time.Second)
-	require.Less(t, time.Since(began), 2*time.Second)
+	requireExit(t, cmd, grace)
+	require.Less(t, time.Since(began), grace/3)
 }
 
 // SIGTERM while a search of the largest size max_search_iterations allows

@@ -66,15 +66,22 @@ func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool, 
 	}
 	seat := G(&t.root).ToPlay()
 	t.nodes = append(slices.Grow(t.nodes[:0], set.Iterations+1), node{})
-	start, done := time.Now(), 0
-	for ; done < set.Iterations && !stopped(stop, done); done++ {
+	start, done, counted := time.Now(), 0, 0
+	for ; done < set.Iterations; done++ {
+		if done%checkEvery == 0 {
+			searched.iterations.Add(int64(done - counted))
+			counted = done
+			if stop != nil && stop.Load() {
+				break
+			}
+		}
 		t.game = t.root
 		G(&t.game).Redeal(seat, &t.r)
 		t.descend(set.Exploration)
 		t.playOut(set.Rollout)
 		t.backUp(outcome[S, G](&t.game))
 	}
-	searched.iterations.Add(int64(done))
+	searched.iterations.Add(int64(done - counted))
 	searched.nanos.Add(int64(time.Since(start)))
 	t.findLegal(&t.root)
 	if policy == nil {
@@ -105,16 +112,21 @@ func (t *tree[S, G]) targets(policy []float32) float32 {
 	return float32(value / visits)
 }
 
-// stopped checks stop every 32 iterations: a closed batch's search ends
-// within a few milliseconds (an iteration is 20–50 µs).
-func stopped(stop *atomic.Bool, done int) bool {
-	return stop != nil && done&31 == 31 && stop.Load()
-}
+// checkEvery is how many iterations a search runs between looks at its
+// batch's stop flag, the first look before any: a closed batch's search
+// ends within a few milliseconds (an iteration is 20–50 µs), and one that
+// starts after the close runs none (a vs-bots batch would otherwise search
+// checkEvery iterations for each of its envs). Its iterations are counted
+// at each look too, so /metrics (and a test of Stop) sees a long search's
+// work while it runs.
+const checkEvery = 32
 
 // searched counts every search's iterations and time, for /metrics.
 var searched struct{ iterations, nanos atomic.Int64 }
 
-// Searched is the iterations and seconds of every search this process ran.
+// Searched is the iterations and seconds of every search this process ran:
+// the iterations of a running search up to its last look at stop, its
+// seconds once it ends.
 func Searched() (iterations int64, seconds float64) {
 	return searched.iterations.Load(), float64(searched.nanos.Load()) / 1e9
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import socket
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,22 @@ def free_url() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return f"ws://127.0.0.1:{s.getsockname()[1]}/ws"
+
+
+def metric(base: str, name: str) -> float:
+    """A counter's value in the server's /metrics (0 when absent); base is the server's http://host:port/."""
+    with urllib.request.urlopen(base + "metrics") as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[-1])
+    return 0.0
+
+
+def await_metric(ws_url: str, name: str, at_least: float) -> None:
+    """Wait until the server at ws_url counts at_least of name: a test of a timeout waits for the server to have
+    kept it, not for a sleep that a busy machine may outlast. The minute only catches a hang."""
+    base = ws_url.replace("ws://", "http://", 1).removesuffix("ws")
+    deadline = time.monotonic() + 60
+    while metric(base, name) < at_least:
+        assert time.monotonic() < deadline, f"{name} below {at_least} after a minute"
+        time.sleep(0.01)

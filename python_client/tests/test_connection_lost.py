@@ -14,9 +14,13 @@ import pytest
 import splendor_rl
 from splendor_rl import Connection, ConnectionLost, LocalServer, errors
 
-from .conftest import REPO
+from .conftest import REPO, await_metric
 
 TIMEOUT = 10.0  # bounds each reply a test waits for
+# The idle timeout of the tests that let a connection idle: longer than a busy machine stalls between two
+# requests of one call (make_vec's make and reset), so that only the idling the test means closes a connection.
+IDLE = "500ms"
+IDLE_CLOSES = 'splendor_dropped_connections_total{reason="idle_timeout"}'
 
 
 def server(*args: str, port: int = 0) -> LocalServer:
@@ -49,11 +53,11 @@ def lost(call, code: int, reason: str | None = None) -> ConnectionLost:
 
 
 def test_idle_timeout_is_close_1000_and_close_stays_silent():
-    with server("--idle-timeout", "200ms", "--ping-interval", "10s") as srv:
+    with server("--idle-timeout", IDLE, "--ping-interval", "10s") as srv:
         conn = Connection(srv.url, timeout=TIMEOUT)
         envs = splendor_rl.make_vec(num_envs=2, url=srv.url)
         envs.reset()
-        time.sleep(0.8)  # the watcher reads the close frame between calls
+        await_metric(srv.url, IDLE_CLOSES, 2)  # both closed (the watcher may read the close frame between calls)
         exc = lost(lambda: conn.call("hello"), 1000, "idle timeout")
         assert srv.url in str(exc) and "idle timeout" in str(exc)
         lost(lambda: conn.call("hello"), 1000, "idle timeout")  # and on every later call

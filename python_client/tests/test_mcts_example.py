@@ -16,11 +16,12 @@ RESULT = re.compile(r"^mcts\.py vs greedy: (\d+)/(\d+) wins = (\d+\.\d)% \(95% C
                     r"(\d+) truncated, (\d+) draws; (\S+), (\d+) simulations, width (\d+), c_puct \S+, "
                     r"(greedy|random) rollouts, seed (\d+)$")
 SPEED = re.compile(r"^speed: \d+ simulations/s, \d+ env-steps/s in search \((\d+) simulations, \d+\.\d s in all\)$")
+HANG = 300  # seconds; bounds a hang only: a run takes ~15 s on a two-core machine kept busy by other work
 
 
 def mcts(*args: str) -> tuple[re.Match, int]:
     """Run the example; its result line parsed, and the simulations it ran."""
-    proc = subprocess.run([sys.executable, str(MCTS), *args], capture_output=True, text=True, timeout=60,
+    proc = subprocess.run([sys.executable, str(MCTS), *args], capture_output=True, text=True, timeout=HANG,
                           env=subprocess_env())
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()

@@ -19,6 +19,8 @@ from splendor_rl.arena_replay import ReplayWriter, game_notation
 from splendor_rl.codec import to_numpy, unpack
 from splendor_rl.server import find_binary
 
+from .conftest import metric
+
 from playwright import sync_api  # the test extra installs it
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -455,15 +457,6 @@ def test_a_server_token_is_asked_for(browser):
 
 
 # --- Safe to link (issue 22): headers, links that only fill in, and a play page that receives only its seat. ---
-
-def metric(base: str, name: str) -> float:
-    """A counter's value in the server's /metrics (0 when absent)."""
-    with urllib.request.urlopen(base + "metrics") as response:
-        for line in response.read().decode().splitlines():
-            if line.startswith(name + " "):
-                return float(line.split()[-1])
-    return 0.0
-
 
 def sent_ops(page) -> list[str]:
     """The ops of every WebSocket frame the page sends, in order, filled in as they go."""

@@ -21,8 +21,7 @@ func TestShutdownUnderLoad(t *testing.T) {
 	const clients, inFlight = 4, 3
 	var wg sync.WaitGroup
 	results := make([]error, clients)
-	answered := make([]int, clients)
-	running := make(chan struct{}, clients)
+	stepping := make(chan struct{}, clients)
 	for i := range clients {
 		c := dial(t, url)
 		made, first := makeBatch(t, c, 32, nil)
@@ -30,22 +29,23 @@ func TestShutdownUnderLoad(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			answered[i], results[i] = stepUntilClosed(c, step, inFlight, running)
+			results[i] = stepUntilClosed(c, step, inFlight, stepping)
 		}()
 	}
 	for range clients {
-		<-running
+		<-stepping // each client has had a reply, however long a busy machine took
 	}
-	time.Sleep(100 * time.Millisecond)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	// The drain is 12 steps of 32 envs: milliseconds, or on a busy machine well under a second; a drain that
+	// waited for its grace would take the whole minute.
+	const grace = time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	began := time.Now()
 	require.NoError(t, srv.Shutdown(ctx))
-	require.Less(t, time.Since(began), time.Second, "a drain under load takes no grace it does not need")
+	require.Less(t, time.Since(began), grace/4, "a drain under load takes no grace it does not need")
 	wg.Wait()
 	for i, err := range results {
 		require.True(t, websocket.IsCloseError(err, websocket.CloseGoingAway), "client %d: %v", i, err)
-		require.Positive(t, answered[i])
 	}
 	require.Equal(t, float64(clients), counterValue(t, srv, "splendor_dropped_connections_total", "shutdown"))
 }
@@ -53,32 +53,38 @@ func TestShutdownUnderLoad(t *testing.T) {
 // stepUntilClosed keeps inFlight steps (an always-legal "pass" is not
 // available, so it resends the first legal actions of a next_step batch
 // and accepts illegal_action replies: each is still one reply) in flight
-// until the connection closes; it returns how many replies it read and the
-// error that ended it.
-func stepUntilClosed(c *Client, step wire.Request, inFlight int, running chan<- struct{}) (int, error) {
-	sent, read := 0, 0
-	for ; sent < inFlight; sent++ {
+// until the connection closes, telling stepping once it read its first
+// reply (or ended before: the error says why); it returns the error that
+// ended it.
+func stepUntilClosed(c *Client, step wire.Request, inFlight int, stepping chan<- struct{}) error {
+	read := 0
+	defer func() {
+		if read == 0 {
+			stepping <- struct{}{}
+		}
+	}()
+	for range inFlight {
 		if _, err := c.Send(step); err != nil {
-			return read, err
+			return err
 		}
 	}
-	running <- struct{}{}
 	for {
 		var r wire.BatchReply
 		err := c.Recv(&r)
 		if _, ok := err.(*wire.Error); err != nil && !ok {
-			return read, err
+			return err
 		}
-		read++
+		if read++; read == 1 {
+			stepping <- struct{}{}
+		}
 		if _, err := c.Send(step); err != nil {
 			// the server stopped reading: the replies to what it read still come
 			for {
 				if err := c.Recv(&r); err != nil {
 					if _, ok := err.(*wire.Error); !ok {
-						return read, err
+						return err
 					}
 				}
-				read++
 			}
 		}
 	}

@@ -52,8 +52,7 @@ func TestConnectionsLetGoOfLargeBuffers(t *testing.T) {
 	require.Positive(t, sc.held.Load(), "a written step reply is pooled for the next step")
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpClose, Handle: made.Handle}, &wire.CloseReply{}))
 
-	require.Eventually(t, func() bool { return sc.held.Load() <= replySlack }, time.Second, 5*time.Millisecond,
-		"the closed batch's reply buffers are let go")
+	waitUntil(t, func() bool { return sc.held.Load() <= replySlack }, "the closed batch's reply buffers are let go")
 	require.LessOrEqual(t, counterValue(t, srv, "splendor_frame_buffer_bytes", ""), float64(keptFrameBytes),
 		"the large frame's buffer is let go")
 	require.Zero(t, sc.replyBytes.Load())
