@@ -23,10 +23,11 @@ run: build
 test: test-go test-python
 	@echo "all tests passed; next: 'make run' starts the server, '. $(VENV)/bin/activate' gives you splendor_rl (README)"
 
+# -timeout: on a machine busy with other work the engine suites run for minutes, near go test's 10-minute default.
 test-go:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race ./env/ ./cmd/internal/server/
+	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 30m -race ./env/ ./cmd/internal/server/
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV) || { echo "make test needs Python's venv module (Debian: apt-get install python3-venv), or PYTHON=<your python>"; exit 1; }

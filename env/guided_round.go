@@ -40,7 +40,7 @@ func (b *GuidedBatch) advance(playouts bool, priors, values []float32) error {
 // values) and advances its search to its next leaves or its end.
 func (b *GuidedBatch) step(k int, priors, values []float32) {
 	s := b.searches[k]
-	if s == nil {
+	if s == nil || b.v.stopped.Load() { // stopped: the round's results are not read
 		return
 	}
 	na := b.v.Spec.NumActions
