@@ -61,6 +61,9 @@ func (g *game) Observe(obs []uint8, me, toPlay int) {
 	obs = obs[:ObsSize]
 	s := g.state()
 	n := int(s.NumPlayers)
+	if n == 0 { // a table never dealt (an env forked before its first reset): nothing to see
+		return
+	}
 	writeTurn(obs, s, me, toPlay)
 	copy(obs[offBank:], s.Bank[:])
 	copy(obs[offDecks:], s.DeckSize[:])

@@ -129,3 +129,16 @@ func TestLayoutConstantsAddUp(t *testing.T) {
 	assert.Equal(t, seatHand+splendor.MaxReserved*reservedSize, seatSize)
 	assert.Equal(t, offBank+6, offDecks)
 }
+
+// An env forked before its first reset copies a table never dealt, which
+// has no seats: it is observed as zeros, as its row was, rather than by
+// dividing by its zero players (the protocol fuzzer's find: a fork of such
+// envs answered internal).
+func TestATableNeverDealtIsObservedAsZeros(t *testing.T) {
+	for _, opts := range []env.Options{nil, {"obs_seats": "all"}, {"features": "derived", "players": 3}} {
+		v, err := env.Make(ID, 2, opts, 1, nil)
+		require.NoError(t, err)
+		require.NoError(t, v.Fork([]int{1}, []int{0}), "%v", opts)
+		require.Equal(t, make([]uint8, len(v.Obs)), v.Obs, "%v", opts)
+	}
+}
