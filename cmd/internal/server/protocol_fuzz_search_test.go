@@ -1,0 +1,271 @@
+package server
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// The fuzzer's requests of bots' advice, views and guided searches.
+
+// fuzzBots are bot names bot_actions takes, searching ones with budgets
+// small enough for 4 envs within fuzzConfig's max_search_iterations.
+var fuzzBots = []string{"random", "greedy", "mcts:4", "mcts:iterations=3,rollout=random,exploration=2",
+	"gumbel:3", "puct:3", "baseline", "baseline+search:2"}
+
+// botSearches reports whether a fuzzBots name searches: it can give targets.
+func botSearches(bot string) bool { return bot != "random" && bot != "greedy" && bot != "baseline" }
+
+func (s *fuzzSession) genBotActions(d *draw) *sentRequest {
+	m, b, gen, bad := s.named(d, "bot_actions")
+	if m == nil {
+		return s.genMake(d)
+	}
+	ids, badIDs := d.envIDs(m, "env_ids", gen.n)
+	k, badBot := d.choose(len(fuzzBots), 6)
+	bot := fuzzBots[k%len(fuzzBots)]
+	m["bot"] = bot
+	if badBot {
+		m["bot"] = []any{"", "mcts:0", "mcts:20001", "alphabeta", 5, "greedy:3"}[k]
+	}
+	targets := d.pick(3) == 2
+	if targets {
+		m["targets"] = true
+	}
+	badSeeds := d.seedOrSeeds(m, count(ids, gen.n))
+	bad = bad || badIDs || badBot || badSeeds || (targets && !botSearches(bot))
+	valid := !strings.HasPrefix(bot, "baseline") // a network the server may lack for the table
+	return &sentRequest{m: m, op: "bot_actions", b: b, ids: ids, bot: bot, expect: expect(bad, valid)}
+}
+
+// seedOrSeeds puts a seed or k seeds into m (hostile: both, or bad ones).
+func (d *draw) seedOrSeeds(m msg, k int) (bad bool) {
+	switch d.pick(8) {
+	case 0, 1, 2, 3:
+		return d.seed(m, "seed")
+	case 7:
+		m["seed"] = 1
+		d.seeds(m, "seeds", k, false)
+		return true
+	}
+	return d.seeds(m, "seeds", k, true)
+}
+
+func (s *fuzzSession) genView(d *draw) *sentRequest {
+	m, b, gen, bad := s.named(d, "view")
+	if m == nil {
+		return s.genMake(d)
+	}
+	ids, badIDs := d.envIDs(m, "env_ids", gen.n)
+	seat, badSeat := d.seat(m, gen.players, true)
+	bad = bad || badIDs || badSeat
+	return &sentRequest{m: m, op: "view", b: b, ids: ids, seat: seat, expect: expect(bad, true)}
+}
+
+// fuzzSetting is a search setting: valid values and refused ones.
+type fuzzSetting struct {
+	name           string
+	valid, hostile []any
+}
+
+// fuzzSettings are the search settings; the first three, which shape a
+// search's round trips, are drawn for every search.
+var fuzzSettings = []fuzzSetting{
+	{"algorithm", []any{"gumbel", "puct"}, []any{"alphabeta", 1}},
+	{"leaves_per_env", []any{1, 2}, []any{0, 3}},
+	{"playouts", []any{true, false}, []any{1, "yes"}},
+	{"pb_c_init", []any{0.0, 1.25, 5, 1e6}, []any{-1.0, math.NaN(), math.Inf(1)}},
+	{"pb_c_base", []any{1e-6, 19652, 1e9}, []any{0, math.Inf(1)}},
+	{"dirichlet_alpha", []any{1e-6, 0.3, 1e9}, []any{0, math.NaN()}},
+	{"dirichlet_fraction", []any{0, 0.25, 1.0}, []any{2, -0.1}},
+	{"max_num_considered_actions", []any{1, 2, 16, 1024}, []any{0, 1025}},
+	{"gumbel_scale", []any{0, 1, 1e6}, []any{-1, math.Inf(-1)}},
+	{"maxvisit_init", []any{1e-6, 50, 1e9}, []any{0, 1e10}},
+	{"value_scale", []any{0, 0.1, 1, 1e6}, []any{-0.5, 2e6}},
+	{"depth", nil, []any{3}}, // no such setting
+}
+
+// settings puts a search's settings into m: a few simulations (1–8, so
+// that 4 envs stay within max_search_iterations, or 64, which may not),
+// the settings that shape its round trips, and a few others; the search
+// it describes is returned.
+func (d *draw) settings(m msg) (fs *fuzzSearch, sure, bad bool) {
+	fs = &fuzzSearch{algorithm: "gumbel", leavesPerEnv: 1}
+	set := msg{}
+	m["settings"] = set
+	sims, bad := d.choose(9, 5)
+	set["simulations"], sure = []int{1, 2, 3, 4, 5, 6, 7, 8, 64}[sims], sims < 8
+	if bad {
+		set["simulations"] = []any{0, 4097, "8", 2.5, -3}[sims]
+		if sims == 4 {
+			m["settings"] = "fast"
+		}
+	}
+	refused := map[string]bool{} // a setting drawn twice takes its last value
+	for _, s := range fuzzSettings[:3] {
+		d.setting(set, refused, s)
+	}
+	for range d.pick(4) {
+		d.setting(set, refused, fuzzSettings[3+d.pick(len(fuzzSettings)-3)])
+	}
+	for _, r := range refused {
+		bad = bad || r
+	}
+	if a, ok := set["algorithm"].(string); ok {
+		fs.algorithm = a
+	}
+	if l, ok := set["leaves_per_env"].(int); ok {
+		fs.leavesPerEnv = l
+	}
+	return fs, sure, bad
+}
+
+// setting puts a value of s into set, or for choice 0 leaves it out;
+// refused notes a value the search must refuse.
+func (d *draw) setting(set msg, refused map[string]bool, s fuzzSetting) {
+	k, hostile := d.choose(len(s.valid)+1, len(s.hostile))
+	switch {
+	case hostile || s.valid == nil:
+		set[s.name], refused[s.name] = s.hostile[k%len(s.hostile)], true
+	case k > 0:
+		set[s.name], refused[s.name] = s.valid[k-1], false
+	}
+}
+
+func (s *fuzzSession) genSearch(d *draw) *sentRequest {
+	m, b, gen, bad := s.named(d, "search")
+	if m == nil {
+		return s.genMake(d)
+	}
+	ids, badIDs := d.envIDs(m, "env_ids", gen.n)
+	badSeeds := d.seedOrSeeds(m, count(ids, gen.n))
+	fs, sure, badSet := d.settings(m)
+	bad = bad || badIDs || badSeeds || badSet
+	return &sentRequest{m: m, op: "search", b: b, ids: ids, search: fs, expect: expect(bad, sure)}
+}
+
+// genEvaluate answers a waiting search's leaves, mostly on a batch that
+// has one.
+func (s *fuzzSession) genEvaluate(d *draw) *sentRequest {
+	var m msg
+	b := s.searching(d.byte())
+	if b != nil {
+		m = msg{"op": "evaluate", "handle": b.handle}
+	} else if m, b, _, _ = s.named(d, "evaluate"); m == nil {
+		return s.genMake(d)
+	}
+	fs := &fuzzSearch{}
+	if b != nil && b.search != nil {
+		fs = b.search
+	}
+	na := s.stub.actions
+	if b != nil {
+		na = b.actions
+	}
+	bad := evaluation(m, d, fs, na)
+	return &sentRequest{m: m, op: "evaluate", b: b, expect: expect(bad || fs.leafEnvs == nil, true)}
+}
+
+// searching is a batch with a search waiting for evaluations (the k-th,
+// counting round them), or nil.
+func (s *fuzzSession) searching(k byte) *fuzzBatch {
+	var out []*fuzzBatch
+	for _, b := range s.open() {
+		if b.search != nil {
+			out = append(out, b)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out[int(k)%len(out)]
+}
+
+// evaluation puts priors and values for fs's leaves into m: valid ones
+// (uniform, random, mass on illegal actions too, one-hot, huge or tiny
+// priors; values at and inside ±1) or, with bad set, refused ones.
+func evaluation(m msg, d *draw, fs *fuzzSearch, na int) (bad bool) {
+	k, bad := d.choose(6, 9)
+	r := d.rand()
+	if !bad {
+		validEvaluation(m, r, k, fs, na)
+		return false
+	}
+	l := len(fs.leafEnvs)
+	priors, values := make([]float32, l*na), make([]float32, l)
+	if fill(r, 1, fs.leafMask, priors, values); l > 0 {
+		corrupt(k, r.IntN(l), fs.leafMask, priors, values)
+	}
+	m["priors"] = tensor("float32", []int{l, na}, float32Bytes(priors))
+	m["values"] = tensor("float32", []int{l}, float32Bytes(values))
+	switch {
+	case k == 6:
+		m["priors"].(msg)["shape"] = []int{l + 1, na}
+	case k == 7:
+		m["values"] = tensor("float64", []int{l}, make([]byte, 8*l))
+	case k == 8:
+		delete(m, "values")
+	}
+	return true
+}
+
+// validEvaluation puts valid priors and values of kind k for fs's leaves
+// into m.
+func validEvaluation(m msg, r *rand.Rand, k int, fs *fuzzSearch, na int) {
+	l := len(fs.leafEnvs)
+	priors, values := make([]float32, l*na), make([]float32, l)
+	fill(r, k, fs.leafMask, priors, values)
+	m["priors"] = tensor("float32", []int{l, na}, float32Bytes(priors))
+	m["values"] = tensor("float32", []int{l}, float32Bytes(values))
+}
+
+// fill writes valid evaluations of kind k.
+func fill(r *rand.Rand, k int, mask []uint8, priors, values []float32) {
+	na := len(priors) / max(len(values), 1)
+	for j := range values {
+		row, legal := priors[j*na:(j+1)*na], mask[j*na:(j+1)*na]
+		values[j] = []float32{0, 2*r.Float32() - 1, float32(1 - 2*r.IntN(2)), 2*r.Float32() - 1,
+			float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32}[k]
+		one := slices.Index(legal, 1)
+		if one < 0 { // a leaf with no legal action: the checks report it
+			continue
+		}
+		for a := range row {
+			switch {
+			case k == 2:
+				row[a] = r.Float32()
+			case legal[a] == 0:
+			case k == 0:
+				row[a] = 1
+			case k == 1:
+				row[a] = 1 - r.Float32()
+			case k == 4:
+				row[a] = 3e38
+			}
+		}
+		row[one] += []float32{0, 0, 1, 1, 0, math.SmallestNonzeroFloat32}[k]
+	}
+}
+
+// corrupt makes leaf j's evaluation one the protocol refuses (k < 6).
+func corrupt(k, j int, mask []uint8, priors, values []float32) {
+	na := len(priors) / len(values)
+	row := priors[j*na : (j+1)*na]
+	switch k {
+	case 0:
+		row[0] = float32(math.NaN())
+	case 1:
+		row[na-1] = float32(math.Inf(1))
+	case 2:
+		row[0] = -0.25
+	case 3:
+		values[j] = math.Nextafter32(1, 2)
+	case 4:
+		values[j] = float32(math.NaN())
+	case 5: // mass on illegal actions only
+		for a := range row {
+			row[a] = float32(1 - mask[j*na+a])
+		}
+	}
+}
