@@ -145,8 +145,10 @@ type fuzzSession struct {
 	at       uint64 // the id of the reply being checked
 }
 
-// play runs one input on a fresh connection.
+// play runs one input on a fresh connection (once the server has let go
+// of the last one, which a failed input leaves to close on its own).
 func (h *fuzzHarness) play(t *testing.T, in []byte) {
+	require.True(t, h.released(), "the server still holds what an earlier input made")
 	ws, _, err := websocket.DefaultDialer.Dial(h.url, nil)
 	require.NoError(t, err)
 	s := &fuzzSession{t: t, h: h, ws: ws, stub: newFuzzBatch(0, msg{"id": "splendor-v1", "num_envs": 2,
@@ -280,16 +282,22 @@ func (s *fuzzSession) closedHandle() uint64 {
 // checkReleased: once a connection has closed, the server holds none of
 // its envs, searches or buffers.
 func (h *fuzzHarness) checkReleased(s *fuzzSession) {
-	for start := time.Now(); ; time.Sleep(time.Millisecond) {
-		envs, search, memory := h.srv.envs.used.Load(), h.srv.searchMemory.used.Load(), h.srv.memory.used.Load()
-		if envs == h.bystander.envs && search == 0 && memory == h.memory {
-			return
-		}
-		if time.Since(start) > 5*time.Second {
-			s.fail("the connection closed, yet the server holds %d envs (the bystander %d), %d bytes of searches and %d bytes (else %d)",
-				envs, h.bystander.envs, search, memory, h.memory)
+	if !h.released() {
+		s.fail("the connection closed, yet the server holds %d envs (the bystander %d), %d bytes of searches and %d bytes (else %d)",
+			h.srv.envs.used.Load(), h.bystander.envs, h.srv.searchMemory.used.Load(), h.srv.memory.used.Load(), h.memory)
+	}
+}
+
+// released waits, up to a few seconds, until the server holds only what
+// the bystander holds.
+func (h *fuzzHarness) released() bool {
+	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(time.Millisecond) {
+		if h.srv.envs.used.Load() == h.bystander.envs && h.srv.searchMemory.used.Load() == 0 &&
+			h.srv.memory.used.Load() == h.memory {
+			return true
 		}
 	}
+	return false
 }
 
 // fuzzBystander is a connection of its own that steps a vs-bots batch
