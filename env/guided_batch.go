@@ -48,14 +48,11 @@ type GuidedBatch struct {
 // rng.Derive(seed, i), and runs them to their first leaves (with
 // set.Playouts, to their end).
 func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, seeds []uint64) (*GuidedBatch, error) {
-	ids = v.idsOrAll(ids)
-	seeds, err := v.botSeeds(ids, seed, seeds)
-	if err != nil {
+	if err := v.CheckGuided(ids, seeds); err != nil {
 		return nil, err
 	}
-	if _, ok := v.envs[0].(Guider); !ok {
-		return nil, fmt.Errorf("%w: %s has no guided search", ErrBadOption, v.Spec.ID)
-	}
+	ids = v.idsOrAll(ids)
+	seeds, _ = v.botSeeds(ids, seed, seeds)
 	k, na := len(ids), v.Spec.NumActions
 	b := &GuidedBatch{v: v, ids: ids, searches: make([]bots.Search, k), obsSize: v.seatObsSize(), perEnv: set.LeavesPerEnv,
 		filled: make([]int, k), rows: make([]int, k+1), Policy: make([]float32, k*na), Value: make([]float32, k), Action: make([]int32, k)}
@@ -69,6 +66,19 @@ func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, se
 	}
 	return b, b.advance(set.Playouts, nil, nil)
 }
+
+// CheckGuided refuses what StartGuided would refuse, before anything
+// starts: a caller may end the search it replaces only then.
+func (v *Vector) CheckGuided(ids []int, seeds []uint64) error {
+	if _, ok := v.envs[0].(Guider); !ok {
+		return fmt.Errorf("%w: %s has no guided search", ErrBadOption, v.Spec.ID)
+	}
+	_, err := v.botSeeds(v.idsOrAll(ids), 0, seeds)
+	return err
+}
+
+// ObsSize is the width of a leaf's observation row.
+func (b *GuidedBatch) ObsSize() int { return b.obsSize }
 
 // seatObsSize is one seat's observation: a row's, or its share of a row
 // that holds every seat's (obs_seats all).

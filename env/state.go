@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/splendor-rl/splendor/env/bots"
@@ -57,27 +58,28 @@ func (v *Vector) SetStates(ids []int, states []string) error {
 }
 
 // Determinize redeals, in each env of ids, everything its seat to play
-// cannot see, from seeds[k]: what information-set search samples.
+// cannot see, from seeds[k]: what information-set search samples (an env
+// never dealt stays rows of zeros).
 func (v *Vector) Determinize(ids []int, seeds []uint64) error {
 	ids, err := v.rows(ids, len(seeds), "seeds")
 	if err != nil {
 		return err
 	}
+	if _, ok := v.envs[0].(Resampler); !ok {
+		return fmt.Errorf("%w: %s has nothing hidden to redeal", ErrBadState, v.Spec.ID)
+	}
 	for k, i := range ids {
-		r, ok := v.envs[i].(Resampler)
-		if !ok {
-			return fmt.Errorf("%w: %s has nothing hidden to redeal", ErrBadState, v.Spec.ID)
-		}
-		r.Resample(seeds[k])
+		v.envs[i].(Resampler).Resample(seeds[k])
 		v.reobserve(i) // every seat's view with obs_seats "all": the others' changed
 	}
 	return nil
 }
 
 // Fork copies env src[k]'s whole state into env dst[k] (a search node into
-// a free slot) without moving text; a dst listed twice is refused. Every src
-// is read before any dst is written (PROTOCOL.md): when a pair would read a
-// row an earlier pair wrote, the sources go through their state text.
+// a free slot) without moving text; a dst listed twice is refused, a src
+// may be listed more than once. Every src is read before any dst is
+// written (PROTOCOL.md): when a pair would read a row an earlier pair
+// wrote, the sources are copied aside first.
 func (v *Vector) Fork(src, dst []int) error {
 	if len(src) != len(dst) {
 		return fmt.Errorf("%w: %d sources for %d destinations", ErrBadShape, len(src), len(dst))
@@ -90,16 +92,19 @@ func (v *Vector) Fork(src, dst []int) error {
 			return fmt.Errorf("%w: env index %d outside [0, %d)", ErrBadShape, i, len(v.envs))
 		}
 	}
+	if _, ok := v.envs[0].(Cloner); !ok {
+		return fmt.Errorf("%w: %s cannot copy its envs", ErrBadState, v.Spec.ID)
+	}
+	envs, rows := v.envs, []rowState(nil)
 	if v.readsWritten(src, dst) { // copying in order would read a row already overwritten
-		states, err := v.States(src)
-		if err != nil {
-			return err
+		envs, rows = make([]Env, len(v.envs)), make([]rowState, len(v.envs))
+		for _, i := range src {
+			envs[i], rows[i] = v.envs[i].(Cloner).Clone(), v.rowOf(i)
 		}
-		return v.SetStates(dst, states)
 	}
 	for k := range src {
 		if src[k] != dst[k] {
-			v.copyRow(dst[k], src[k])
+			v.place(dst[k], envs[src[k]], rows, src[k])
 		}
 	}
 	return nil
@@ -285,6 +290,7 @@ func (v *Vector) checkIDs(ids []int) error {
 type rowState struct {
 	seed, next                           uint64
 	pending, over, terminated, truncated bool
+	fresh                                bool // never dealt (a fresh env's text holds an empty table, which loads nowhere)
 	rewards                              []float32
 }
 
@@ -339,7 +345,7 @@ func parseRow(text string, players int) (rowState, error) {
 // loadRow sets env i's bookkeeping and refreshes its row of every buffer.
 func (v *Vector) loadRow(i int, rs rowState) {
 	v.clearEnded(i)
-	v.seeds[i], v.next[i], v.pending[i], v.over[i] = rs.seed, rs.next, rs.pending, rs.over
+	v.seeds[i], v.next[i], v.pending[i], v.over[i], v.fresh[i] = rs.seed, rs.next, rs.pending, rs.over, rs.fresh
 	v.reobserve(i)
 	v.Terminated[i], v.Truncated[i] = rs.terminated, rs.truncated
 	copy(v.Rewards[i*v.Spec.Players:], rs.rewards)
@@ -347,20 +353,39 @@ func (v *Vector) loadRow(i int, rs rowState) {
 
 // reobserve rewrites env i's row of the buffers after its game changed in
 // place; an ended (or forfeited) episode, or one never started, keeps an
-// empty mask.
+// empty mask, and an env never dealt rows of zeros.
 func (v *Vector) reobserve(i int) {
+	na := v.Spec.NumActions
+	if v.fresh[i] {
+		clear(v.row(v.Obs, i))
+		if v.ObsF32 != nil {
+			clear(v.ObsF32[i*v.obsSize : (i+1)*v.obsSize])
+		}
+		clear(v.Mask[i*na : (i+1)*na])
+		v.ToPlay[i] = 0
+		return
+	}
 	v.observe(i)
 	if v.pending[i] || v.over[i] {
-		na := v.Spec.NumActions
 		clear(v.Mask[i*na : (i+1)*na])
 	}
 }
 
-// copyRow makes env dst a copy of env src, bookkeeping and buffers included.
-func (v *Vector) copyRow(dst, src int) {
-	v.envs[dst].(Copier).CopyFrom(v.envs[src])
-	rs := rowState{seed: v.seeds[src], next: v.next[src], pending: v.pending[src], over: v.over[src],
-		terminated: v.Terminated[src], truncated: v.Truncated[src],
-		rewards: v.Rewards[src*v.Spec.Players : (src+1)*v.Spec.Players]}
+// rowOf is env i's bookkeeping, as a copy.
+func (v *Vector) rowOf(i int) rowState {
+	p := v.Spec.Players
+	return rowState{seed: v.seeds[i], next: v.next[i], pending: v.pending[i], over: v.over[i],
+		terminated: v.Terminated[i], truncated: v.Truncated[i], fresh: v.fresh[i],
+		rewards: slices.Clone(v.Rewards[i*p : (i+1)*p])}
+}
+
+// place makes env dst a copy of e, with the bookkeeping of row src: rows[src]
+// when rows holds copies, else the live row.
+func (v *Vector) place(dst int, e Env, rows []rowState, src int) {
+	rs := v.rowOf(src)
+	if rows != nil {
+		rs = rows[src]
+	}
+	v.envs[dst].(Copier).CopyFrom(e)
 	v.loadRow(dst, rs)
 }

@@ -40,6 +40,7 @@ type Vector struct {
 	next     []uint64 // each env's next episode seed
 	pending  []bool   // next-step autoreset: reset on the next step
 	over     []bool   // not started, or ended with autoreset disabled: waiting for Reset
+	fresh    []bool   // never dealt: no game, its rows zeros
 	forfeit  []bool   // this step's action is illegal and the env forfeits it
 	obsSize  int
 	actions  []int32 // the batch being stepped
@@ -107,7 +108,7 @@ func Make(id string, n int, opts Options, seed uint64, pool *Pool) (*Vector, err
 	}
 	for i := range v.next {
 		v.next[i] = seed + uint64(i)
-		v.over[i] = true
+		v.over[i], v.fresh[i] = true, true
 	}
 	return v, nil
 }
@@ -152,7 +153,7 @@ func newVector(spec Spec, n int, pool *Pool) *Vector {
 		Rewards: make([]float32, n*spec.Players), Terminated: make([]bool, n), Truncated: make([]bool, n),
 		ToPlay: make([]int32, n), Ended: make([]bool, n),
 		envs: make([]Env, n), seeds: make([]uint64, n), next: make([]uint64, n),
-		pending: make([]bool, n), over: make([]bool, n), forfeit: make([]bool, n)}
+		pending: make([]bool, n), over: make([]bool, n), fresh: make([]bool, n), forfeit: make([]bool, n)}
 	if spec.ObsDtype == Float32 {
 		v.ObsF32 = make([]float32, n*size)
 	}
@@ -394,7 +395,7 @@ func (v *Vector) start(i int, seed uint64) {
 }
 
 func (v *Vector) restart(i int, seed uint64) {
-	v.seeds[i], v.next[i] = seed, rng.Derive(seed, nextEpisodeStream)
+	v.seeds[i], v.next[i], v.fresh[i] = seed, rng.Derive(seed, nextEpisodeStream), false
 	v.envs[i].Reset(seed)
 }
 

@@ -46,26 +46,41 @@ type hold struct {
 	timer   *time.Timer
 }
 
-// holdSearch reserves bytes for a search of c about to start, waiting up
-// to searchIdle for room that idle searches of other clients may give.
-func (s *Server) holdSearch(c *conn, bytes int64) (*hold, *wire.Error) {
-	deadline := time.Now().Add(searchIdle + 2*roomPoll) // a search waiting now is idle by then
-	for !s.reserve(bytes) {
-		ended, waiting := s.endIdleSearches(c)
-		switch {
-		case ended: // room was made: take it
-		case !waiting || time.Now().After(deadline):
-			return nil, wire.Errorf(wire.CodeLimit, "a search of these envs may hold %d MiB, more than max_search_memory or max_memory has left (%d of %d MiB held by searches): search fewer envs at a time or with fewer simulations",
-				bytes>>20, s.searchMemory.used.Load()>>20, s.searchMemory.limit>>20)
-		default:
-			time.Sleep(roomPoll)
-		}
+// holdSearch reserves bytes for a search of c about to start in place of
+// old (nil: none), whose bytes count as room: handed over, or handed back
+// if the new search is refused. It waits up to searchIdle for room that
+// idle searches of other clients may give.
+func (s *Server) holdSearch(c *conn, bytes int64, old *hold) (*hold, *wire.Error) {
+	room := old.handOver()
+	if bytes <= room {
+		s.give(room - bytes)
+	} else if werr := s.reserveWaiting(c, bytes-room); werr != nil {
+		old.takeBack(room)
+		return nil, werr
 	}
 	h := &hold{s: s, owner: c, bytes: bytes}
 	s.holdsMu.Lock()
 	s.holds[h] = struct{}{}
 	s.holdsMu.Unlock()
 	return h, nil
+}
+
+// reserveWaiting reserves bytes for c's search, ending other clients' idle
+// searches for room and waiting up to searchIdle for them to become idle.
+func (s *Server) reserveWaiting(c *conn, bytes int64) *wire.Error {
+	deadline := time.Now().Add(searchIdle + 2*roomPoll) // a search waiting now is idle by then
+	for !s.reserve(bytes) {
+		ended, waiting := s.endIdleSearches(c)
+		switch {
+		case ended: // room was made: take it
+		case !waiting || time.Now().After(deadline):
+			return wire.Errorf(wire.CodeLimit, "a search of these envs may hold %d MiB, more than max_search_memory or max_memory has left (%d of %d MiB held by searches): search fewer envs at a time or with fewer simulations",
+				bytes>>20, s.searchMemory.used.Load()>>20, s.searchMemory.limit>>20)
+		default:
+			time.Sleep(roomPoll)
+		}
+	}
+	return nil
 }
 
 // reserve takes bytes from both budgets, or from neither.
@@ -78,6 +93,12 @@ func (s *Server) reserve(bytes int64) bool {
 		return false
 	}
 	return true
+}
+
+// give gives bytes back to both budgets.
+func (s *Server) give(bytes int64) {
+	s.searchMemory.give(bytes)
+	s.memory.give(bytes)
 }
 
 // endIdleSearches ends the searches of clients other than c that have
@@ -161,6 +182,34 @@ func (h *hold) release() {
 	h.mu.Unlock()
 }
 
+// handOver takes the bytes h holds for a search replacing it, leaving the
+// search itself to end with nothing to give back (0 for nil).
+func (h *hold) handOver() int64 {
+	if h == nil {
+		return 0
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	room := h.bytes
+	h.bytes = 0
+	return room
+}
+
+// takeBack gives h the bytes handOver took, or the budgets if h has ended
+// meanwhile.
+func (h *hold) takeBack(room int64) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.g == nil {
+		h.s.give(room)
+		return
+	}
+	h.bytes = room
+}
+
 // end lets go of the search and gives back its memory, once (h.mu held).
 func (h *hold) end() {
 	if h.timer != nil {
@@ -170,12 +219,9 @@ func (h *hold) end() {
 		h.g.Close()
 		h.g = nil
 	}
-	if h.bytes > 0 {
-		h.s.searchMemory.give(h.bytes)
-		h.s.memory.give(h.bytes)
-		h.bytes = 0
-		h.s.holdsMu.Lock()
-		delete(h.s.holds, h)
-		h.s.holdsMu.Unlock()
-	}
+	h.s.give(h.bytes)
+	h.bytes = 0
+	h.s.holdsMu.Lock()
+	delete(h.s.holds, h)
+	h.s.holdsMu.Unlock()
 }

@@ -40,11 +40,14 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		return nil, wire.Errorf(wire.CodeLimit, "an evaluate of %d leaves would be %d bytes, more than max_message_bytes %d: search fewer envs at a time",
 			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
 	}
-	c.endSearch(b) // a new search replaces the batch's
-	h, werr := c.s.holdSearch(c, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions))
+	if err := b.v.CheckGuided(req.EnvIDs, seeds); err != nil {
+		return nil, envError(err) // the batch's search, if any, waits on
+	}
+	h, werr := c.s.holdSearch(c, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions), b.hold)
 	if werr != nil {
 		return nil, werr
 	}
+	c.endSearch(b) // the new search replaces the batch's, with its memory
 	if set.Playouts {
 		c.watch(b, req.Handle) // a close or a disconnect stops it
 	}
@@ -107,7 +110,7 @@ func (c *conn) keepWaiting(b *batch, g *env.GuidedBatch, werr *wire.Error) *wire
 // searchReply is the next leaves, or the results once the search is done
 // (and then the search is gone).
 func (c *conn) searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
-	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, len(g.LeafObs)/max(len(g.LeafEnvs), 1)
+	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, g.ObsSize()
 	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
 		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
 	if b.v.Spec.ObsDtype == env.Float32 {

@@ -219,16 +219,16 @@ func (s *fuzzSession) learnRows(r *sentRequest, mask []uint8, toPlay []int32, ro
 	switch r.op {
 	case "reset":
 		for _, i := range b.allIDs(r.ids) {
-			b.started[i] = true
+			b.started[i], b.dealt[i] = true, true
 		}
 	case "fork":
-		started := slices.Clone(b.started)
+		started, dealt := slices.Clone(b.started), slices.Clone(b.dealt)
 		for k, i := range r.ids {
-			b.started[i] = started[r.src[k]]
+			b.started[i], b.dealt[i] = started[r.src[k]], dealt[r.src[k]]
 		}
 	case "set_state":
 		for _, i := range b.allIDs(r.ids) {
-			b.started[i] = false
+			b.started[i], b.dealt[i] = false, true
 		}
 	}
 }
@@ -239,7 +239,9 @@ func (s *fuzzSession) gotStates(r *sentRequest, m msg) {
 		s.fail("get_state: %d states for %d envs", len(states), len(ids))
 	}
 	for k, i := range ids {
-		r.b.states[i] = fuzzState{text: states[k], row: r.b.rows[i]}
+		if r.b.dealt[i] {
+			r.b.states[i] = fuzzState{text: states[k], row: r.b.rows[i]}
+		}
 	}
 }
 

@@ -28,8 +28,12 @@ type fuzzBatch struct {
 	// started[i]: env i was surely reset (or forked from such an env), so
 	// that a step does not wait for its first reset.
 	started []bool
-	states  map[int]fuzzState // the last get_state of each env
-	search  *fuzzSearch       // the search waiting for evaluations
+	// dealt[i]: env i holds a game (reset, loaded, or forked from such an
+	// env); the state of an env never dealt holds an empty table, which
+	// loads nowhere (bad_state).
+	dealt  []bool
+	states map[int]fuzzState // the last get_state of each env dealt
+	search *fuzzSearch       // the search waiting for evaluations
 }
 
 // envRow is an env's row of a batch reply, as text to compare: what its
@@ -67,7 +71,7 @@ func newFuzzBatch(handle uint64, spec msg) *fuzzBatch {
 		b.seatObs /= b.players
 	}
 	b.mask = make([]uint8, b.n*b.actions)
-	b.known, b.started, b.rows = make([]bool, b.n), make([]bool, b.n), make([]envRow, b.n)
+	b.known, b.started, b.dealt, b.rows = make([]bool, b.n), make([]bool, b.n), make([]bool, b.n), make([]envRow, b.n)
 	return b
 }
 
