@@ -45,6 +45,21 @@ func forkCopiesEnvs(t *testing.T, c Case) {
 	require.NoError(t, v.Fork([]int{0, 2, 3}, []int{2, 3, 0}))
 	after := mustStates(t, v)
 	require.Equal(t, []string{before[3], before[0], before[2]}, []string{after[0], after[2], after[3]})
+
+	// A source may be listed more than once, its copies read before any
+	// destination is written.
+	require.NoError(t, v.Fork([]int{2, 1, 1}, []int{1, 2, 0}))
+	require.Equal(t, []string{after[1], after[2], after[1]}, mustStates(t, v)[:3])
+
+	// An env never dealt forks as one: no game, rows of zeros.
+	fresh, err := env.Make(c.ID, 2, c.Options, 24, nil)
+	require.NoError(t, err)
+	require.NoError(t, fresh.Reset([]int{0}, nil))
+	require.NoError(t, fresh.Fork([]int{1}, []int{0}))
+	na := fresh.Spec.NumActions
+	require.Equal(t, fresh.Obs[fresh.Spec.ObsSize():], fresh.Obs[:fresh.Spec.ObsSize()])
+	require.Equal(t, make([]uint8, fresh.Spec.ObsSize()), fresh.Obs[:fresh.Spec.ObsSize()])
+	require.Equal(t, make([]uint8, na), fresh.Mask[:na])
 }
 
 // badStatesChangeNothing: garbage and states that do not add up are refused

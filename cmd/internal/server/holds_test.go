@@ -126,9 +126,30 @@ func TestASearchOfNoEnvsIsDoneAtOnce(t *testing.T) {
 		require.NoError(t, c.Recv(&r)) // (wire.Request leaves out an empty env_ids)
 		require.True(t, r.Done)
 		require.Equal(t, []int{0}, r.Action.Shape)
+		require.Equal(t, []int{0, 442}, r.Obs.Shape, "a leaf row's width, however many leaves")
 		require.Zero(t, srv.searchMemory.used.Load())
 	}
 	_, leaves, err := startSearch(t, c, 2)
 	require.NoError(t, err)
 	require.False(t, leaves.Done)
+}
+
+// A refused search changes nothing: the batch's search waiting for its
+// evaluations waits on, with its memory, and runs to its end.
+func TestARefusedSearchLeavesTheWaitingOneAsItWas(t *testing.T) {
+	srv, url := start(t, testConfig())
+	c := dial(t, url)
+	made, leaves, err := startSearch(t, c, 4)
+	require.NoError(t, err)
+	held := srv.searchMemory.used.Load()
+	for _, bad := range []wire.Request{
+		{Op: wire.OpSearch, Handle: made.Handle, EnvIDs: wire.EnvIDs{7}},
+		{Op: wire.OpSearch, Handle: made.Handle, Seeds: wire.Seeds{1, 2}},
+		{Op: wire.OpSearch, Handle: made.Handle, Settings: map[string]any{"depth": 3}},
+	} {
+		require.Error(t, c.Call(bad, &wire.SearchReply{}))
+		require.Equal(t, held, srv.searchMemory.used.Load())
+	}
+	runSearch(t, c, made.Handle, leaves)
+	require.Zero(t, srv.searchMemory.used.Load())
 }
