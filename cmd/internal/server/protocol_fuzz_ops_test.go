@@ -101,16 +101,23 @@ func (s *fuzzSession) genMake(d *draw) *sentRequest {
 	return &sentRequest{m: m, op: "make", n: n + 1, expect: expect(bad, simple)}
 }
 
-func (s *fuzzSession) genReset(d *draw) *sentRequest {
-	m, b, gen, bad := s.named(d, "reset")
+// genSeeded is a reset or determinize: env ids and a seed for each (a
+// reset's optional), or a make when there is no batch.
+func (s *fuzzSession) genSeeded(d *draw, op string) *sentRequest {
+	m, b, gen, bad := s.named(d, op)
 	if m == nil {
 		return s.genMake(d)
 	}
 	ids, badIDs := d.envIDs(m, "env_ids", gen.n)
-	badSeeds := d.seeds(m, "seeds", count(ids, gen.n), true)
-	seat, badSeat := d.seat(m, gen.players, false)
-	bad = bad || badIDs || badSeeds || badSeat
-	return &sentRequest{m: m, op: "reset", b: b, ids: ids, seat: seat, expect: expect(bad, true)}
+	badSeeds := d.seeds(m, "seeds", count(ids, gen.n), op == "reset")
+	r := &sentRequest{m: m, op: op, b: b, ids: ids}
+	if op == "reset" {
+		var badSeat bool
+		r.seat, badSeat = d.seat(m, gen.players, false)
+		bad = bad || badSeat
+	}
+	r.expect = expect(bad || badIDs || badSeeds, true)
+	return r
 }
 
 func (s *fuzzSession) genStep(d *draw) *sentRequest {
@@ -274,17 +281,6 @@ func mutate(st string, where, what byte) string {
 		return st[:i]
 	}
 	return st[:i] + string("0123456789 ;,-abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ|/"[int(what)%68]) + st[min(i+1, len(st)):]
-}
-
-func (s *fuzzSession) genDeterminize(d *draw) *sentRequest {
-	m, b, gen, bad := s.named(d, "determinize")
-	if m == nil {
-		return s.genMake(d)
-	}
-	ids, badIDs := d.envIDs(m, "env_ids", gen.n)
-	badSeeds := d.seeds(m, "seeds", count(ids, gen.n), false)
-	bad = bad || badIDs || badSeeds
-	return &sentRequest{m: m, op: "determinize", b: b, ids: ids, expect: expect(bad, true)}
 }
 
 func (s *fuzzSession) genFork(d *draw) *sentRequest {
