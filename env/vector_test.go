@@ -293,8 +293,8 @@ func sameAsOneWorker(n int, shared, one *env.Pool) error {
 // the seconds its searches would take (64 searches of 20,000 iterations are
 // about 15 s of two cores).
 //
-// Measured in work, not time: searches run at nice 19 and starve on a busy
-// machine. Once a search is seen to run, Stop; after it, the searches
+// Measured in work, not time: searches run at a low priority and crawl on a
+// busy machine. Once a search is seen to run, Stop; after it, the searches
 // running (one per search slot) finish at most the 32 iterations up to their
 // next look at stop, and the searches that start after it run none; without
 // Stop the same call would run every env's 20,000.

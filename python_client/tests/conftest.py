@@ -13,6 +13,9 @@ import pytest
 from splendor_rl import LocalServer
 
 REPO = Path(__file__).resolve().parents[2]
+# How long a subprocess a test starts (an example, a tool) may run before the test calls it hung: the runs take
+# seconds to a minute on an idle machine, several times that on one busy with other work.
+HANG_SECONDS = 900
 GOLDEN = REPO / "encoding" / "wire" / "testdata"
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 

@@ -19,7 +19,7 @@ TINY = ["--num-envs", "16", "--simulations", "8", "--min-buffer", "64", "--batch
 
 
 def alphazero(url: str, out, *args: str) -> str:
-    proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(out), *TINY, *args, timeout=300)
+    proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(out), *TINY, *args)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -41,7 +41,7 @@ def test_alphazero_resumes_bit_identically(url, tmp_path):
     alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER)
     first = weights(halves)
     proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(halves / "state.pt"), "--rounds", "120",
-               "--url", url, "--no-progress", timeout=300)
+               "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     a, b = weights(straight), weights(halves)
     assert a.keys() == b.keys()
@@ -78,6 +78,6 @@ def test_evaluate_refuses_a_network_of_other_players_in_one_line(url, tmp_path):
 @pytest.mark.parametrize("teacher", ["greedy", "mcts:bogus=1"])
 def test_a_teacher_that_cannot_search_is_one_line(url, tmp_path, teacher):
     proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(tmp_path), *TINY, "--teacher", teacher,
-               "--rounds", "1", timeout=300)
+               "--rounds", "1")
     assert proc.returncode == 1 and proc.stderr.strip().startswith(f"alphazero.py: --teacher {teacher}: ")
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

@@ -4,12 +4,12 @@ import sys
 
 import pytest
 
-from .conftest import subprocess_env
+from .conftest import HANG_SECONDS, subprocess_env
 
 
 def bench(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "splendor_rl.bench", *args], capture_output=True, text=True,
-                          timeout=120, env=subprocess_env())
+                          timeout=HANG_SECONDS, env=subprocess_env())
 
 
 @pytest.mark.parametrize("env_id, seconds", [("splendor-v1", "0.2"), ("splendor-duel-v1", "0.05")])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import subprocess_env
+from .conftest import HANG_SECONDS, subprocess_env
 
 pytest.importorskip("torch")
 pytest.importorskip("tqdm")
@@ -22,7 +22,7 @@ RESULT = re.compile(r"^policy (\S+) vs (\S+): (\d+)/(\d+) wins = (\d+\.\d)% "
                     r"\(95% CI (\d+\.\d)–(\d+\.\d)%\), (\d+) truncated(, \d+ draws)?$")
 
 
-def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def run(*args: str, timeout: float = HANG_SECONDS) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout,
                           env=subprocess_env())
 

@@ -25,7 +25,7 @@ from ray.tune.registry import ENV_CREATOR, _global_registry  # noqa: E402
 
 from splendor_rl.rllib import SplendorMultiAgentEnv  # noqa: E402
 
-from .conftest import subprocess_env  # noqa: E402
+from .conftest import HANG_SECONDS, subprocess_env  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "rllib_ppo.py"
 
@@ -160,7 +160,7 @@ def test_registered_with_ray_tune(url, env_id, obs_size):
 def test_the_example_trains_and_evaluates():
     """examples/rllib_ppo.py as a user runs it (its own Ray), on a tiny budget."""
     proc = subprocess.run([sys.executable, str(EXAMPLE), "--iterations", "1", "--batch", "400", "--eval-games", "4",
-                           "--num-env-runners", "1"], capture_output=True, text=True, timeout=180,
+                           "--num-env-runners", "1"], capture_output=True, text=True, timeout=HANG_SECONDS,
                           env=subprocess_env())
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert re.search(r"^iter 1: episode return [-+]\d\.\d{3} \(player_0 [-+]\d\.\d{3} player_1 [-+]\d\.\d{3}\), "

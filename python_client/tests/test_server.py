@@ -12,7 +12,7 @@ import splendor_rl
 from splendor_rl.codec import pack, unpack
 from splendor_rl import Connection, LocalServer
 
-from .conftest import subprocess_env
+from .conftest import HANG_SECONDS, subprocess_env
 
 
 def alive(pid: int) -> bool:
@@ -84,7 +84,7 @@ print(len(servers()), servers()[0])  # and exits without closing it: the atexit 
 
 def test_envs_without_url_share_one_server_per_process():
     proc = subprocess.run([sys.executable, "-X", "dev", "-c", SHARED_SERVER_SCRIPT], capture_output=True,
-                          text=True, timeout=120, env=subprocess_env())
+                          text=True, timeout=HANG_SECONDS, env=subprocess_env())
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.split("\n")
     cpus = len(os.sched_getaffinity(0))

@@ -325,7 +325,7 @@ const heavyIterations = 20000
 // cutShortBound is how many iterations searches may run once their client
 // has left or closed their batch (from the moment it did): the 32 that a
 // running search finishes before its next look at stop, and what it runs
-// while the server notices (at nice 19: next to nothing on a busy machine,
+// while the server notices (at a low priority: little on a busy machine,
 // a few milliseconds of a core on an idle one). A search that did not look
 // at stop would finish its heavyIterations; the request, 64 of them.
 const cutShortBound = heavyIterations / 4
@@ -333,8 +333,8 @@ const cutShortBound = heavyIterations / 4
 // untilCutShort waits until over holds, failing as soon as the searches
 // have run more than cutShortBound iterations since from, and checks that
 // none runs afterwards (a search starts and ends within its request). A
-// test of Stop measures work, not time: searches run at nice 19 and starve
-// on a busy machine.
+// test of Stop measures work, not time: searches run at a low priority and
+// crawl on a busy machine.
 func untilCutShort(t *testing.T, srv *Server, from float64, over func() bool, format string, args ...any) {
 	t.Helper()
 	since := func() float64 { return searchIterations(t, srv) - from }
