@@ -8,6 +8,13 @@ import (
 	"github.com/splendor-rl/splendor/env/bots"
 )
 
+// Guider is implemented by envs that can run guided searches (bots.Search)
+// of their game: search over the wire with the client's network as the
+// evaluator.
+type Guider interface {
+	GuidedSearch(set bots.GuidedSettings, seed uint64) bots.Search
+}
+
 // ErrBadEvaluation reports evaluations a guided search refuses: not finite,
 // negative priors, no prior mass on any legal action, a value outside
 // [−1, 1]. Nothing changes; the caller may answer again.

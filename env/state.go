@@ -146,9 +146,8 @@ type BotTargets struct {
 }
 
 // BotTargets is BotActions for an mcts bot, with its searches' targets, at
-// no extra search (a forced move is searched too, for its value), for a
-// baseline+search bot, with its improved policy and root value, or for a
-// guided bot ("gumbel:1000", "puct:1000": bots.ParseGuided), with its
+// no extra search (a forced move is searched too, for its value), or for a
+// bot of a guided search (baseline+search:N, gumbel:N, puct:N), with its
 // improved policy and root value. Another bot is refused with
 // ErrBadOption: it has no search to learn from.
 func (v *Vector) BotTargets(ids []int, bot string, seed uint64, seeds []uint64) ([]int32, *BotTargets, error) {
@@ -166,13 +165,6 @@ func (v *Vector) advise(ids []int, bot string, seed uint64, seeds []uint64, targ
 	na := v.Spec.NumActions
 	if targets {
 		t = &BotTargets{Policy: make([]float32, len(ids)*na), Value: make([]float32, len(ids))}
-	}
-	if set, ok, err := bots.ParseGuided(bot); ok {
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", ErrBadOption, err)
-		}
-		out, err := v.guidedAdvice(ids, set, seeds, t)
-		return out, t, err
 	}
 	spec, err := v.botSpec(bot, targets)
 	if err != nil {
@@ -240,7 +232,7 @@ func (v *Vector) botSpec(bot string, targets bool) (bots.Spec, error) {
 		return spec, fmt.Errorf("%w: %v", ErrBadOption, err)
 	}
 	if targets && !spec.Searches() {
-		return spec, fmt.Errorf("%w: targets need a bot that searches (mcts, baseline+search:N; %s does not)", ErrBadOption, bot)
+		return spec, fmt.Errorf("%w: targets need a bot that searches (mcts, gumbel, puct, baseline+search:N; %s does not)", ErrBadOption, bot)
 	}
 	return spec, nil
 }

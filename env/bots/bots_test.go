@@ -123,6 +123,9 @@ func TestParse(t *testing.T) {
 		"baseline":             {Kind: bots.Baseline},
 		"baseline+search:1":    {Kind: bots.Baseline, Simulations: 1},
 		"baseline+search:4096": {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
+		"gumbel":               {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
+		"puct:1":               {Kind: bots.GuidedPUCT, Simulations: 1},
+		"puct:4096":            {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
 	} {
 		spec, err := bots.Parse(name)
 		require.NoError(t, err, name)
@@ -131,9 +134,27 @@ func TestParse(t *testing.T) {
 	for _, name := range []string{"", "Greedy", "mcts:", "mcts:0", "mcts:100001", "mcts:-5", "greedy:5",
 		"mcts:iterations=ten", "mcts:exploration=-1", "mcts:exploration=nan", "mcts:rollout=mcts",
 		"mcts:depth=3", "mcts:iterations=10,,", "baseline:5", "baseline+search", "baseline+search:",
-		"baseline+search:0", "baseline+search:4097", "baseline+search:x", "baseline+mcts:5"} {
+		"baseline+search:0", "baseline+search:4097", "baseline+search:x", "baseline+mcts:5",
+		"gumbel:", "gumbel:0", "puct:4097", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)
+	}
+}
+
+// A gumbel or puct bot's search is PlayoutGuided with its selection and
+// simulations; no other bot has one.
+func TestGuidedBotsSettings(t *testing.T) {
+	set, ok := mcts(t, "puct:300").Guided()
+	require.True(t, ok)
+	want := bots.PlayoutGuided
+	want.Algorithm, want.Simulations = bots.PUCT, 300
+	assert.Equal(t, want, set)
+	set, ok = mcts(t, "gumbel").Guided()
+	require.True(t, ok)
+	assert.Equal(t, bots.PlayoutGuided, set)
+	for _, name := range []string{"mcts:300", "baseline+search:300", "greedy"} {
+		_, ok := mcts(t, name).Guided()
+		assert.False(t, ok, name)
 	}
 }
 

@@ -70,6 +70,36 @@ func (g *Guides[S, G]) Start(set GuidedSettings, s *S, seed uint64, stop *atomic
 	return m
 }
 
+// selection is a guided search's rule for walking its tree (PUCT or
+// Gumbel), chosen once per search: kids are the children of a node legal
+// in the deal at hand, in child order.
+type selection interface {
+	// rootEvaluated readies the root's selection once its priors are in.
+	rootEvaluated(t *gtree, r *rng.Rand)
+	// choose is the kid of at a simulation walks to.
+	choose(t *gtree, at int32, kids []int32) int32
+	// result writes the root's improved policy (unless nil) and returns
+	// the action chosen.
+	result(t *gtree, kids []int32, policy []float32) int
+}
+
+// Play is the choice of a search that evaluates its own leaves (set has
+// Playouts) of s for its seat to play, drawing from seed, stopping early
+// once stop is set; with policy not nil it writes its improved policy there
+// and returns its root value too. A forced move is not searched unless
+// policy asks for targets.
+func (g *Guides[S, G]) Play(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool, policy []float32) (action int, value float32) {
+	if legal := G(s).LegalSet(); policy == nil && bitset.Len(legal[:]) == 1 {
+		return bitset.Nth(legal[:], 0), 0
+	}
+	m := g.Start(set, s, seed, stop, nil)
+	defer m.Release()
+	if m.Next(nil, nil) != Done {
+		panic("bots: a playout search asked for an evaluation")
+	}
+	return m.Result(policy)
+}
+
 // leaf is an evaluation asked for: its node, its seat to play, and its
 // path, steps[from:to] of paths.
 type leaf struct {
@@ -78,36 +108,81 @@ type leaf struct {
 	from, to int32
 }
 
+// leafQueue holds the leaves out for evaluation, oldest first, and their
+// paths.
+type leafQueue struct {
+	leaves []leaf
+	head   int    // the next to answer
+	paths  []step // the leaves' paths
+}
+
+func (q *leafQueue) reset() { q.leaves, q.paths, q.head = q.leaves[:0], q.paths[:0], 0 }
+
+// out is how many leaves are waiting for their evaluation.
+func (q *leafQueue) out() int { return len(q.leaves) - q.head }
+
+func (q *leafQueue) push(node int32, seat int, path []step) {
+	from := int32(len(q.paths))
+	q.paths = append(q.paths, path...)
+	q.leaves = append(q.leaves, leaf{node: node, seat: int8(seat), from: from, to: int32(len(q.paths))})
+}
+
+// pop takes the oldest leaf out, with its path (valid until the next push).
+func (q *leafQueue) pop() (leaf, []step) {
+	l := q.leaves[q.head]
+	q.head++
+	path := q.paths[l.from:l.to]
+	if q.head == len(q.leaves) {
+		q.reset()
+	}
+	return l, path
+}
+
+// oldest is the next leaf pop takes.
+func (q *leafQueue) oldest() leaf { return q.leaves[q.head] }
+
+// walk is a descent's scratch: the deal at hand, the path so far and what
+// is legal there.
+type walk[S any] struct {
+	game      S
+	path      []step // root first
+	legal     []int
+	legalBits Actions // legal, as a set
+	seenBits  Actions // the actions of a node's children
+	kids      []int32 // the node's children legal in this deal
+}
+
 // guided is one search's state and memory, reused from search to search.
 type guided[S any, G Game[S]] struct {
-	set        GuidedSettings
-	root, game S
-	seat       int // the root's seat to play
-	players    int
-	nodes      []gnode
-	path       []step // the descent being made, root first
-	leaves     []leaf // asked for, oldest first; head is the next to answer
-	head       int
-	paths      []step    // the leaves' paths
-	started    int       // simulations begun (the root's evaluation is none)
-	noise      []float64 // the root's: Gumbel noise per child (Gumbel), by node index − 1
-	considered []int32   // Gumbel: sequential halving's visit count to consider, per simulation
-	legal      []int
-	legalBits  Actions   // legal, as a set
-	seenBits   Actions   // the actions of the node's children
-	scratch    []float64 // per child of the node being scored
-	r          rng.Rand
-	stop       *atomic.Bool
-	observe    Observer[S]
-	pool       *sync.Pool
+	set     GuidedSettings
+	root    S
+	seat    int // the root's seat to play
+	players int
+	started int // simulations begun (the root's evaluation is none)
+	tree    gtree
+	walk    walk[S]
+	queue   leafQueue
+	sel     selection // &puct or &gumbel
+	puct    puct
+	gumbel  gumbelMuZero
+	r       rng.Rand
+	stop    *atomic.Bool
+	observe Observer[S]
+	pool    *sync.Pool
 }
 
 func (m *guided[S, G]) start(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool) {
 	m.set, m.root, m.r, m.stop = set, *s, rng.New(seed), stop
 	g := G(&m.root)
 	m.seat, m.players = g.ToPlay(), g.Seats()
-	m.nodes = append(m.nodes[:0], gnode{})
-	m.leaves, m.paths, m.head, m.started = m.leaves[:0], m.paths[:0], 0, 0
+	m.tree.reset()
+	m.queue.reset()
+	m.started = 0
+	m.puct.set, m.gumbel.set = &m.set, &m.set
+	m.sel = &m.gumbel
+	if set.Algorithm == PUCT {
+		m.sel = &m.puct
+	}
 }
 
 func (m *guided[S, G]) Release() { m.pool.Put(m) }
@@ -115,12 +190,12 @@ func (m *guided[S, G]) Release() { m.pool.Put(m) }
 func (m *guided[S, G]) Next(obs, mask []uint8) Status {
 	for {
 		switch {
-		case m.nodes[0].state != fresh && m.started == m.set.Simulations:
-			if m.head < len(m.leaves) {
+		case m.tree.nodes[0].state != fresh && m.started == m.set.Simulations:
+			if m.queue.out() > 0 {
 				return Wait
 			}
 			return Done
-		case len(m.leaves)-m.head >= m.set.LeavesPerEnv:
+		case m.queue.out() >= m.set.LeavesPerEnv:
 			return Wait
 		case m.set.Playouts && m.started&31 == 31 && m.stop != nil && m.stop.Load():
 			return Done // the batch is closing: nobody reads the result
@@ -149,13 +224,14 @@ const (
 // descend walks one simulation from the root in a fresh deal until a new
 // node or the end of the game.
 func (m *guided[S, G]) descend(obs, mask []uint8) descent {
-	m.game = m.root
-	g := G(&m.game)
+	w := &m.walk
+	w.game = m.root
+	g := G(&w.game)
 	g.Redeal(m.seat, &m.r)
-	m.path = append(m.path[:0], step{node: 0, seat: -1})
+	w.path = append(w.path[:0], step{node: 0, seat: -1})
 	at := int32(0)
 	for !g.Over() {
-		switch m.nodes[at].state {
+		switch m.tree.nodes[at].state {
 		case waiting:
 			return collided
 		case fresh:
@@ -163,15 +239,14 @@ func (m *guided[S, G]) descend(obs, mask []uint8) descent {
 			return asked
 		}
 		seat := g.ToPlay()
-		m.readLegal(&m.game)
-		m.markLegal(at)
-		next := m.choose(at)
-		play[S](g, int(m.nodes[next].action))
-		m.path = append(m.path, step{node: next, seat: int8(seat)})
+		next := m.sel.choose(&m.tree, at, m.legalKids(at))
+		play[S](g, int(m.tree.nodes[next].action))
+		w.path = append(w.path, step{node: next, seat: int8(seat)})
 		at = next
 	}
 	m.started++
-	m.backUp(m.path, m.outcomeValues(outcome[S](g)))
+	m.tree.visit(w.path, false)
+	m.tree.backUp(w.path, m.outcomeValues(outcome[S](g)), false)
 	return scored
 }
 
@@ -179,75 +254,103 @@ func (m *guided[S, G]) descend(obs, mask []uint8) descent {
 // deal (their priors come with its evaluation), and its path holds a visit
 // (and with several leaves out, a virtual loss) until the evaluation comes.
 func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
-	g := G(&m.game)
-	seat := g.ToPlay()
-	m.readLegal(&m.game)
-	for _, a := range m.legal {
-		m.addChild(at, a, 0)
+	w := &m.walk
+	seat := G(&w.game).ToPlay()
+	m.readLegal(&w.game)
+	for _, a := range w.legal {
+		m.tree.addChild(at, a, 0)
 	}
-	m.nodes[at].state, m.nodes[at].seat = waiting, int8(seat)
+	m.tree.nodes[at].state, m.tree.nodes[at].seat = waiting, int8(seat)
 	if at != 0 {
 		m.started++
 	}
-	from := int32(len(m.paths))
-	m.paths = append(m.paths, m.path...)
-	m.leaves = append(m.leaves, leaf{node: at, seat: int8(seat), from: from, to: int32(len(m.paths))})
-	for _, s := range m.path {
-		n := &m.nodes[s.node]
-		n.visits++
-		if m.set.LeavesPerEnv > 1 && s.seat >= 0 {
-			n.value-- // a virtual loss steers the next descents elsewhere
-		}
-	}
+	m.queue.push(at, seat, w.path)
+	m.tree.visit(w.path, m.set.LeavesPerEnv > 1)
 	if !m.set.Playouts {
-		m.observe(obs, &m.game, seat)
-		bitset.WriteBytes(mask, m.legalBits[:])
+		m.observe(obs, &w.game, seat)
+		bitset.WriteBytes(mask, w.legalBits[:])
 	}
 }
 
 func (m *guided[S, G]) Expand(priors []float32, value float32) {
-	l := m.leaves[m.head]
-	m.setPriors(l.node, priors)
-	m.answer(l, value, m.seatValues(int(l.seat), value))
+	l := m.queue.oldest()
+	m.tree.setPriors(l.node, priors)
+	m.answer(value, m.seatValues(int(l.seat), value))
 }
 
 // evaluateByPlayout answers the leaf just asked for itself: uniform priors
 // over its legal actions and the value of a greedy playout from it.
 func (m *guided[S, G]) evaluateByPlayout() {
-	l := m.leaves[m.head]
-	m.uniformPriors(l.node)
+	l := m.queue.oldest()
+	m.tree.uniformPriors(l.node)
 	values := m.outcomeValues(m.playOut())
-	m.answer(l, values[l.seat], values)
+	m.answer(values[l.seat], values)
 }
 
-// answer is the one backup of an evaluated leaf, the oldest out, whoever
-// evaluated it: the leaf keeps its own value (raw, for its seat to play),
-// its path gives back the virtual loss ask took and is credited values.
-func (m *guided[S, G]) answer(l leaf, raw float32, values [MaxSeats]float32) {
-	m.head++
-	n := &m.nodes[l.node]
+// answer backs up the oldest leaf out, whoever evaluated it: the leaf
+// keeps its own value (raw, for its seat to play) and its path is credited
+// values.
+func (m *guided[S, G]) answer(raw float32, values [MaxSeats]float32) {
+	l, path := m.queue.pop()
+	n := &m.tree.nodes[l.node]
 	n.raw, n.state = raw, expanded
 	if l.node == 0 {
-		m.rootExpanded()
+		m.sel.rootEvaluated(&m.tree, &m.r)
 	}
-	path := m.paths[l.from:l.to]
-	if m.set.LeavesPerEnv > 1 {
-		for _, s := range path {
-			if s.seat >= 0 {
-				m.nodes[s.node].value++ // the virtual loss, taken back
-			}
+	m.tree.backUp(path, values, m.set.LeavesPerEnv > 1)
+}
+
+// readLegal reads the legal actions of s, as a list and as a set.
+func (m *guided[S, G]) readLegal(s *S) {
+	w := &m.walk
+	w.legalBits = G(s).LegalSet()
+	w.legal = AppendSet(w.legal[:0], w.legalBits[:])
+}
+
+// legalKids reads what is legal in the deal at hand and returns at's
+// children legal in it, in child order. An action legal in this deal and
+// not in the one at was evaluated in (a card the redeal put on the market)
+// first gets a child, with the mean prior of at's children.
+func (m *guided[S, G]) legalKids(at int32) []int32 {
+	w, t := &m.walk, &m.tree
+	m.readLegal(&w.game)
+	w.seenBits = Actions{}
+	children := 0
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		bitset.Add(w.seenBits[:], int(t.nodes[c].action))
+		children++
+	}
+	for _, a := range w.legal {
+		if !bitset.Has(w.seenBits[:], a) {
+			t.addChild(at, a, 1/float32(children))
 		}
 	}
-	m.credit(path, values)
-	if m.head == len(m.leaves) {
-		m.leaves, m.paths, m.head = m.leaves[:0], m.paths[:0], 0
+	return m.kids(at)
+}
+
+// kids are at's children whose actions readLegal found legal, in child
+// order.
+func (m *guided[S, G]) kids(at int32) []int32 {
+	w, t := &m.walk, &m.tree
+	w.kids = w.kids[:0]
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		if bitset.Has(w.legalBits[:], int(t.nodes[c].action)) {
+			w.kids = append(w.kids, c)
+		}
 	}
+	return w.kids
+}
+
+func (m *guided[S, G]) Result(policy []float32) (action int, value float32) {
+	clear(policy)        // nil: the action and value only
+	m.readLegal(&m.root) // the root's actions are legal in every deal: each has a child
+	return m.sel.result(&m.tree, m.kids(0), policy), float32(m.tree.nodeValue(0))
 }
 
 // playOut plays this deal to the end with the greedy bot; a playout cut
 // short (a rare stalling game) is a draw.
 func (m *guided[S, G]) playOut() Outcome {
-	g := G(&m.game)
+	g := G(&m.walk.game)
 	for n := 0; n < maxRollout && !g.Over(); n++ {
 		play[S](g, g.Greedy(&m.r))
 	}
@@ -274,21 +377,4 @@ func (m *guided[S, G]) seatValues(seat int, value float32) [MaxSeats]float32 {
 	}
 	v[seat] = value
 	return v
-}
-
-// backUp visits every node of path and credits it.
-func (m *guided[S, G]) backUp(path []step, values [MaxSeats]float32) {
-	for _, s := range path {
-		m.nodes[s.node].visits++
-	}
-	m.credit(path, values)
-}
-
-// credit adds to every node of path its choosing seat's value.
-func (m *guided[S, G]) credit(path []step, values [MaxSeats]float32) {
-	for _, s := range path {
-		if s.seat >= 0 {
-			m.nodes[s.node].value += values[s.seat]
-		}
-	}
 }

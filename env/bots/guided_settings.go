@@ -1,11 +1,5 @@
 package bots
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
-
 // Algorithm is a guided search's selection rule.
 type Algorithm uint8
 
@@ -62,28 +56,3 @@ var PlayoutGuided = func() GuidedSettings {
 // MuZero far fewer): its tree grows by a node per legal action of each leaf
 // (GuidedBytes), far faster than mcts's one node an iteration.
 const MaxSimulations = 4096
-
-// ParseGuided reads the name of a guided search that evaluates its own
-// leaves (PlayoutGuided), as bot_actions takes it: "gumbel" or "puct", alone
-// (PlayoutGuided's simulations) or with a number of simulations
-// ("gumbel:1000"). ok is false for a name that is not one.
-func ParseGuided(name string) (set GuidedSettings, ok bool, err error) {
-	kind, n, hasN := strings.Cut(name, ":")
-	set = PlayoutGuided
-	switch kind {
-	case "gumbel":
-	case "puct":
-		set.Algorithm = PUCT
-	default:
-		return set, false, nil
-	}
-	if !hasN {
-		return set, true, nil
-	}
-	sims, err := strconv.Atoi(n)
-	if err != nil || sims < 1 || sims > MaxSimulations {
-		return set, true, fmt.Errorf("%w: %q: want %s:N, N simulations in [1, %d]", ErrBadBot, name, kind, MaxSimulations)
-	}
-	set.Simulations = sims
-	return set, true, nil
-}

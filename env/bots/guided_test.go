@@ -211,3 +211,26 @@ func TestPlayoutSearchesGiveTheirVirtualLossBack(t *testing.T) {
 		}
 	}
 }
+
+// A guided bot plays what its search finds (Play), and takes a forced move
+// without searching unless targets are asked for.
+func TestGuidedBotsPlayTheirSearchsChoice(t *testing.T) {
+	for name, algorithm := range algorithms {
+		set := settings(algorithm, 200)
+		set.Playouts = true
+		g := nim{stones: 7}
+		action, _ := nimGuides.Play(set, &g, 3, nil, nil)
+		assert.Equal(t, 2, action, "%s: take 3, leave 4", name)
+		policy := make([]float32, 3)
+		action, value := nimGuides.Play(set, &g, 3, nil, policy)
+		want := run(t, nimGuides.Start(set, &g, 3, nil, nil), nil, 3)
+		assert.Equal(t, want, result{policy: policy, action: action, value: value}, name)
+
+		forced := nim{stones: 1}
+		action, value = nimGuides.Play(set, &forced, 3, nil, nil)
+		assert.Equal(t, 0, action)
+		assert.Zero(t, value, "%s: no search, no value", name)
+		_, value = nimGuides.Play(set, &forced, 3, nil, policy)
+		assert.Equal(t, float32(1), value, "%s: searched for its targets, a won position", name)
+	}
+}

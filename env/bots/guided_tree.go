@@ -1,11 +1,5 @@
 package bots
 
-import (
-	"math"
-
-	"github.com/splendor-rl/splendor/internal/bitset"
-)
-
 // gnode is one action in a guided search's tree; nodes live in one slice
 // and link by index (0, the root, being nobody's child nor sibling).
 type gnode struct {
@@ -37,122 +31,87 @@ func GuidedBytes(sims, actions int) int64 {
 	return int64(sims+1)*int64(2*actions*GuidedNodeBytes+4+3*8) + int64(2*actions*8) + 16<<10
 }
 
-// addChild adds a child of at for action with prior.
-func (m *guided[S, G]) addChild(at int32, action int, prior float32) {
-	i := int32(len(m.nodes))
-	m.nodes = append(m.nodes, gnode{sibling: m.nodes[at].child, action: int16(action), prior: prior})
-	m.nodes[at].child = i
+// gtree is a guided search's storage (mctx's Tree): its nodes, and the one
+// way values reach them (visit, then backUp). It knows nothing of games or
+// of how children are chosen.
+type gtree struct{ nodes []gnode }
+
+// reset leaves the root alone, fresh.
+func (t *gtree) reset() { t.nodes = append(t.nodes[:0], gnode{}) }
+
+// addChild adds a child of at for action with prior; it comes first in at's
+// children.
+func (t *gtree) addChild(at int32, action int, prior float32) {
+	i := int32(len(t.nodes))
+	t.nodes = append(t.nodes, gnode{sibling: t.nodes[at].child, action: int16(action), prior: prior})
+	t.nodes[at].child = i
 }
 
 // setPriors gives at's children their share of priors (a row over the
 // whole action space), normalized over them.
-func (m *guided[S, G]) setPriors(at int32, priors []float32) {
+func (t *gtree) setPriors(at int32, priors []float32) {
 	sum := float64(0)
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		sum += float64(priors[m.nodes[c].action])
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		sum += float64(priors[t.nodes[c].action])
 	}
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		m.nodes[c].prior = float32(float64(priors[m.nodes[c].action]) / sum)
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		t.nodes[c].prior = float32(float64(priors[t.nodes[c].action]) / sum)
 	}
 }
 
 // uniformPriors gives at's children equal priors.
-func (m *guided[S, G]) uniformPriors(at int32) {
+func (t *gtree) uniformPriors(at int32) {
 	children := float32(0)
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
 		children++
 	}
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		m.nodes[c].prior = 1 / children
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		t.nodes[c].prior = 1 / children
 	}
-}
-
-// readLegal reads the legal actions of s, as a list and as a set.
-func (m *guided[S, G]) readLegal(s *S) {
-	m.legalBits = G(s).LegalSet()
-	m.legal = AppendSet(m.legal[:0], m.legalBits[:])
-}
-
-// markLegal gives node at a child for each action legal in this deal
-// (readLegal) that had none (legal in this deal, not in the one it was
-// evaluated in: a card the redeal put on the market), with the mean prior
-// of its children.
-func (m *guided[S, G]) markLegal(at int32) {
-	m.seenBits = Actions{}
-	children := 0
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		bitset.Add(m.seenBits[:], int(m.nodes[c].action))
-		children++
-	}
-	for _, a := range m.legal {
-		if !bitset.Has(m.seenBits[:], a) {
-			m.addChild(at, a, 1/float32(children))
-		}
-	}
-}
-
-// legalChild says whether child c's action is legal in this deal.
-func (m *guided[S, G]) legalChild(c int32) bool {
-	return bitset.Has(m.legalBits[:], int(m.nodes[c].action))
 }
 
 // q is child c's mean value for the seat that chose it.
-func (m *guided[S, G]) q(c int32) float64 {
-	n := &m.nodes[c]
+func (t *gtree) q(c int32) float64 {
+	n := &t.nodes[c]
 	return float64(n.value) / float64(n.visits)
 }
 
 // nodeValue is at's mean value for its seat to play: its evaluation and
 // every value backed up through it.
-func (m *guided[S, G]) nodeValue(at int32) float64 {
-	sum, visits := float64(m.nodes[at].raw), 1.0
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		sum += float64(m.nodes[c].value)
-		visits += float64(m.nodes[c].visits)
+func (t *gtree) nodeValue(at int32) float64 {
+	sum, visits := float64(t.nodes[at].raw), 1.0
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		sum += float64(t.nodes[c].value)
+		visits += float64(t.nodes[c].visits)
 	}
 	return sum / visits
 }
 
-// choose is the child of at to walk to, among those legal in this deal.
-func (m *guided[S, G]) choose(at int32) int32 {
-	switch {
-	case m.set.Algorithm == PUCT:
-		return m.puct(at)
-	case at == 0:
-		return m.gumbelRoot()
-	}
-	return m.gumbelInterior(at)
-}
-
-// logit is a prior as a logit, finite for a zero prior.
-func logit(p float32) float64 { return math.Log(math.Max(float64(p), tinyPrior)) }
-
-const tinyPrior = 1e-30
-
-func (m *guided[S, G]) Result(policy []float32) (action int, value float32) {
-	clear(policy)        // nil: the action and value only
-	m.readLegal(&m.root) // the root's actions are legal in every deal: each has a child
-	if m.set.Algorithm == PUCT {
-		action = m.visitPolicy(policy)
-	} else {
-		action = m.gumbelPolicy(policy)
-	}
-	return action, float32(m.nodeValue(0))
-}
-
-// visitPolicy writes the root's visit distribution and returns its most
-// visited action (ties: the higher prior, then the later child).
-func (m *guided[S, G]) visitPolicy(policy []float32) int {
-	total, best := 0.0, int32(0)
-	for c := m.nodes[0].child; c != 0; c = m.nodes[c].sibling {
-		n, b := &m.nodes[c], &m.nodes[best]
-		total += float64(n.visits)
-		if best == 0 || n.visits > b.visits || n.visits == b.visits && n.prior >= b.prior {
-			best = c
+// visit counts a simulation begun along path; with virtualLoss, each node
+// also counts a loss for its choosing seat until backUp, which steers the
+// next descents elsewhere while its leaf is out.
+func (t *gtree) visit(path []step, virtualLoss bool) {
+	for _, s := range path {
+		n := &t.nodes[s.node]
+		n.visits++
+		if virtualLoss && s.seat >= 0 {
+			n.value--
 		}
 	}
-	for c := m.nodes[0].child; c != 0 && policy != nil; c = m.nodes[c].sibling {
-		policy[m.nodes[c].action] = float32(float64(m.nodes[c].visits) / total)
+}
+
+// backUp ends a simulation visit began along path: each node gives back
+// the virtual loss it took, if it took one, and is credited its choosing
+// seat's value.
+func (t *gtree) backUp(path []step, values [MaxSeats]float32, virtualLoss bool) {
+	for _, s := range path {
+		if s.seat < 0 {
+			continue
+		}
+		n := &t.nodes[s.node]
+		if virtualLoss {
+			n.value++
+		}
+		n.value += values[s.seat]
 	}
-	return int(m.nodes[best].action)
 }

@@ -1,39 +1,38 @@
 package bots
 
-import "math"
+import (
+	"math"
 
-// Gumbel MuZero (Danihelka et al. 2022, "Policy improvement by planning
-// with Gumbel"), as mctx's gumbel_muzero_policy. At the root, Gumbel noise
-// g (gumbel_scale × Gumbel(0, 1) per legal action) added to the prior
-// logits samples max_num_considered_actions actions without replacement,
-// and sequential halving spreads the simulations over them: each
-// simulation walks to the action with the highest g + logits + σ(q̂)
-// among those visited exactly as often as the halving schedule says.
-// Elsewhere the walk is deterministic: the child maximizing π′(a) −
-// n(a)/(1 + Σn), π′ = softmax(logits + σ(q̂)). q̂ are the completed
-// Q-values (qtransform_completed_by_mix_value): a child's mean value if it
-// was visited, else the mixed value of the node's own value and its
-// visited children's, all rescaled to [0, 1] over the node's children;
-// σ(q̂) = (maxvisit_init + max n)·value_scale·q̂. The improved policy is
-// softmax(logits + σ(q̂)) at the root, and the action the considered
-// action with the most visits and the highest g + logits + σ(q̂).
+	"github.com/splendor-rl/splendor/internal/rng"
+)
 
-// rootExpanded prepares the root's selection once its priors are known:
-// Dirichlet noise for PUCT, Gumbel noise and the halving schedule for
-// Gumbel. The root's children are nodes 1…L, created with it.
-func (m *guided[S, G]) rootExpanded() {
-	if m.set.Algorithm == PUCT {
-		if m.set.DirichletFraction > 0 {
-			m.dirichlet()
-		}
-		return
-	}
-	kids := len(m.nodes) - 1
-	m.noise = m.noise[:0]
+// gumbelMuZero is Gumbel MuZero's selection (Danihelka et al. 2022, "Policy
+// improvement by planning with Gumbel"), as mctx's gumbel_muzero_policy. At
+// the root, Gumbel noise g (gumbel_scale × Gumbel(0, 1) per legal action)
+// added to the prior logits samples max_num_considered_actions actions
+// without replacement, and sequential halving spreads the simulations over
+// them: each simulation walks to the action with the highest g + logits +
+// σ(q̂) among those visited exactly as often as the halving schedule says.
+// Elsewhere the walk is deterministic: the kid maximizing π′(a) −
+// n(a)/(1 + Σn), π′ = softmax(logits + σ(q̂)), σ(q̂) by
+// completedByMixValue. The improved policy is π′ at the root, and the
+// action the considered action with the most visits and the highest g +
+// logits + σ(q̂).
+type gumbelMuZero struct {
+	set        *GuidedSettings
+	noise      []float64 // the root's Gumbel noise per child, by node index − 1 (the root's children are nodes 1…L)
+	considered []int32   // sequential halving's visit count to consider, per simulation
+	scores     []float64 // per kid of the node being scored
+}
+
+// rootEvaluated draws the root's noise and its halving schedule.
+func (g *gumbelMuZero) rootEvaluated(t *gtree, r *rng.Rand) {
+	kids := len(t.nodes) - 1
+	g.noise = g.noise[:0]
 	for range kids {
-		m.noise = append(m.noise, m.set.GumbelScale*gumbel(&m.r))
+		g.noise = append(g.noise, g.set.GumbelScale*gumbel(r))
 	}
-	m.considered = halving(m.considered[:0], min(m.set.MaxNumConsideredActions, kids), m.set.Simulations)
+	g.considered = halving(g.considered[:0], min(g.set.MaxNumConsideredActions, kids), g.set.Simulations)
 }
 
 // halving is sequential halving's schedule (mctx's
@@ -60,133 +59,86 @@ func halving(seq []int32, considered, simulations int) []int32 {
 	return seq[:simulations]
 }
 
-// completedQ writes σ(q̂) of at's legal children, in child order, into
-// m.scratch.
-func (m *guided[S, G]) completedQ(at int32) {
-	var visits, maxVisits, sumP, weighted float64
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		if n := &m.nodes[c]; m.legalChild(c) {
-			visits += float64(n.visits)
-			maxVisits = math.Max(maxVisits, float64(n.visits))
-			if n.visits > 0 {
-				p := math.Max(float64(n.prior), tinyPrior)
-				sumP += p
-				weighted += p * m.q(c)
-			}
+func (g *gumbelMuZero) choose(t *gtree, at int32, kids []int32) int32 {
+	if at == 0 {
+		return g.chooseAtRoot(t, kids)
+	}
+	g.scores = g.improved(t, at, kids)
+	total := 0.0
+	for _, c := range kids {
+		total += float64(t.nodes[c].visits)
+	}
+	best, bestScore := int32(0), math.Inf(-1)
+	for k, c := range kids {
+		if score := g.scores[k] - float64(t.nodes[c].visits)/(1+total); score > bestScore {
+			best, bestScore = c, score
 		}
 	}
-	mixed := float64(m.nodes[at].raw)
-	if visits > 0 {
-		mixed = (mixed + visits*weighted/sumP) / (visits + 1)
-	}
-	m.scratch = m.scratch[:0]
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		if m.legalChild(c) {
-			q := mixed
-			if m.nodes[c].visits > 0 {
-				q = m.q(c)
-			}
-			m.scratch = append(m.scratch, q)
-			lo, hi = math.Min(lo, q), math.Max(hi, q)
-		}
-	}
-	scale := (m.set.MaxvisitInit + maxVisits) * m.set.ValueScale
-	for i, q := range m.scratch {
-		m.scratch[i] = scale * (q - lo) / math.Max(hi-lo, 1e-8)
-	}
+	return best
 }
 
-// gumbelRoot is the root's child for the next simulation.
-func (m *guided[S, G]) gumbelRoot() int32 {
+// chooseAtRoot is the considered root action the halving schedule has next.
+func (g *gumbelMuZero) chooseAtRoot(t *gtree, kids []int32) int32 {
 	visits := uint32(0)
-	for c := m.nodes[0].child; c != 0; c = m.nodes[c].sibling {
-		visits += m.nodes[c].visits
+	for _, c := range kids {
+		visits += t.nodes[c].visits
 	}
-	want := uint32(m.considered[min(int(visits), len(m.considered)-1)])
-	return m.bestConsidered(want)
+	want := uint32(g.considered[min(int(visits), len(g.considered)-1)])
+	return g.bestConsidered(t, kids, want)
 }
 
-// bestConsidered is the root child with the highest g + logits + σ(q̂)
+// bestConsidered is the root's kid with the highest g + logits + σ(q̂)
 // among those considered: those with visits visits.
-func (m *guided[S, G]) bestConsidered(visits uint32) int32 {
-	m.completedQ(0)
+func (g *gumbelMuZero) bestConsidered(t *gtree, kids []int32, visits uint32) int32 {
+	g.scores = completedByMixValue(t, 0, kids, g.set.MaxvisitInit, g.set.ValueScale, g.scores)
 	maxLogit := math.Inf(-1)
-	for c := m.nodes[0].child; c != 0; c = m.nodes[c].sibling {
-		maxLogit = math.Max(maxLogit, logit(m.nodes[c].prior))
+	for _, c := range kids {
+		maxLogit = math.Max(maxLogit, logit(t.nodes[c].prior))
 	}
-	best, bestScore, k := m.nodes[0].child, math.Inf(-1), 0
-	for c := m.nodes[0].child; c != 0; c = m.nodes[c].sibling {
-		n := &m.nodes[c]
-		score := math.Max(-1e9, m.noise[c-1]+logit(n.prior)-maxLogit+m.scratch[k])
+	best, bestScore := kids[0], math.Inf(-1)
+	for k, c := range kids {
+		n := &t.nodes[c]
+		score := math.Max(-1e9, g.noise[c-1]+logit(n.prior)-maxLogit+g.scores[k])
 		if n.visits == visits && score > bestScore {
 			best, bestScore = c, score
 		}
-		k++
 	}
 	return best
 }
 
-// gumbelInterior is at's child whose visits lag most behind π′.
-func (m *guided[S, G]) gumbelInterior(at int32) int32 {
-	m.improved(at)
-	total := 0.0
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		if m.legalChild(c) {
-			total += float64(m.nodes[c].visits)
-		}
-	}
-	best, bestScore, k := int32(0), math.Inf(-1), 0
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		if !m.legalChild(c) {
-			continue
-		}
-		if score := m.scratch[k] - float64(m.nodes[c].visits)/(1+total); score > bestScore {
-			best, bestScore = c, score
-		}
-		k++
-	}
-	return best
-}
-
-// improved writes π′ = softmax(logits + σ(q̂)) of at's legal children, in
-// child order, into m.scratch.
-func (m *guided[S, G]) improved(at int32) {
-	m.completedQ(at)
-	k, top := 0, math.Inf(-1)
-	for c := m.nodes[at].child; c != 0; c = m.nodes[c].sibling {
-		if m.legalChild(c) {
-			m.scratch[k] += logit(m.nodes[c].prior)
-			top = math.Max(top, m.scratch[k])
-			k++
-		}
+// improved is π′ = softmax(logits + σ(q̂)) of at's kids, in g.scores.
+func (g *gumbelMuZero) improved(t *gtree, at int32, kids []int32) []float64 {
+	pi := completedByMixValue(t, at, kids, g.set.MaxvisitInit, g.set.ValueScale, g.scores)
+	top := math.Inf(-1)
+	for k, c := range kids {
+		pi[k] += logit(t.nodes[c].prior)
+		top = math.Max(top, pi[k])
 	}
 	sum := 0.0
-	for i, x := range m.scratch {
-		m.scratch[i] = math.Exp(x - top)
-		sum += m.scratch[i]
+	for i, x := range pi {
+		pi[i] = math.Exp(x - top)
+		sum += pi[i]
 	}
-	for i := range m.scratch {
-		m.scratch[i] /= sum
+	for i := range pi {
+		pi[i] /= sum
 	}
+	return pi
 }
 
-// gumbelPolicy writes the improved policy at the root and returns the
-// action: the best considered action among the most visited.
-func (m *guided[S, G]) gumbelPolicy(policy []float32) int {
+// result writes the improved policy at the root and returns the action:
+// the best considered action among the most visited.
+func (g *gumbelMuZero) result(t *gtree, kids []int32, policy []float32) int {
 	most := uint32(0)
-	for c := m.nodes[0].child; c != 0; c = m.nodes[c].sibling {
-		most = max(most, m.nodes[c].visits)
+	for _, c := range kids {
+		most = max(most, t.nodes[c].visits)
 	}
-	action := m.nodes[m.bestConsidered(most)].action
+	action := t.nodes[g.bestConsidered(t, kids, most)].action
 	if policy == nil {
 		return int(action)
 	}
-	m.improved(0)
-	k := 0
-	for c := m.nodes[0].child; c != 0; c = m.nodes[c].sibling {
-		policy[m.nodes[c].action] = float32(m.scratch[k])
-		k++
+	g.scores = g.improved(t, 0, kids)
+	for k, c := range kids {
+		policy[t.nodes[c].action] = float32(g.scores[k])
 	}
 	return int(action)
 }

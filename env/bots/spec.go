@@ -11,14 +11,16 @@ import (
 type Kind uint8
 
 const (
-	Random   Kind = iota // uniformly among the legal actions
-	Greedy               // the game's one-ply heuristic
-	MCTS                 // information-set Monte Carlo tree search
-	Baseline             // a shipped network: its argmax, or a guided search it evaluates (baseline.go)
+	Random       Kind = iota // uniformly among the legal actions
+	Greedy                   // the game's one-ply heuristic
+	MCTS                     // information-set Monte Carlo tree search
+	Baseline                 // a shipped network: its argmax, or a guided search it evaluates (baseline.go)
+	GuidedGumbel             // a guided search with Gumbel selection evaluating its own leaves by playouts (PlayoutGuided)
+	GuidedPUCT               // the same with PUCT selection
 )
 
 // Names are the bots' names, in Kind order.
-var Names = []string{"random", "greedy", "mcts", "baseline"}
+var Names = []string{"random", "greedy", "mcts", "baseline", "gumbel", "puct"}
 
 // baselineSearch is the prefix of a baseline bot that searches:
 // "baseline+search:64".
@@ -43,8 +45,9 @@ const MaxIterations = 20_000
 type Spec struct {
 	Kind Kind
 	// Simulations is a Baseline's search: 0 plays the network's argmax,
-	// N > 0 a guided search of N simulations (baseline+search:N). An
-	// int32 fits beside Kind: every env holds a Spec per seat.
+	// N > 0 a guided search of N simulations (baseline+search:N); and a
+	// GuidedGumbel's or GuidedPUCT's, always N > 0. An int32 fits beside
+	// Kind: every env holds a Spec per seat.
 	Simulations int32
 	Search      Settings // for MCTS
 }
@@ -63,14 +66,30 @@ func (s Spec) Cost() int {
 	return int(s.Simulations)
 }
 
+// Guided is the search of a GuidedGumbel or GuidedPUCT bot: PlayoutGuided
+// with its selection and simulations; ok is false for another bot.
+func (s Spec) Guided() (set GuidedSettings, ok bool) {
+	set = PlayoutGuided
+	switch s.Kind {
+	case GuidedGumbel:
+	case GuidedPUCT:
+		set.Algorithm = PUCT
+	default:
+		return set, false
+	}
+	set.Simulations = int(s.Simulations)
+	return set, true
+}
+
 // ErrBadBot reports a name that is not a bot.
 var ErrBadBot = errors.New("bad bot")
 
 // Parse reads a bot's name: "random", "greedy", "mcts", "mcts:800" (that
 // many iterations), "mcts:iterations=800,exploration=0.7,rollout=random"
-// (any of the three settings, in any order), "baseline" or
-// "baseline+search:64" (that many simulations). Whether a game has a
-// baseline network is for its env to say.
+// (any of the three settings, in any order), "baseline",
+// "baseline+search:64" (that many simulations), "gumbel" or "puct"
+// (PlayoutGuided's simulations) and "gumbel:1000" or "puct:1000" (that
+// many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
 	if n, ok := strings.CutPrefix(name, baselineSearch); ok {
 		sims, err := strconv.Atoi(n)
@@ -85,9 +104,13 @@ func Parse(name string) (Spec, error) {
 			continue
 		}
 		spec := Spec{Kind: Kind(k)}
-		if spec.Kind != MCTS {
+		switch spec.Kind {
+		case GuidedGumbel, GuidedPUCT:
+			return guidedSpec(spec, name, settings, hasSettings)
+		case MCTS:
+		default:
 			if hasSettings {
-				return Spec{}, fmt.Errorf("%w: %q: only mcts takes settings", ErrBadBot, name)
+				return Spec{}, fmt.Errorf("%w: %q: only mcts, gumbel and puct take settings", ErrBadBot, name)
 			}
 			return spec, nil
 		}
@@ -102,8 +125,23 @@ func Parse(name string) (Spec, error) {
 		return spec, err
 	}
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
-		"\"mcts:iterations=800,exploration=0.7,rollout=random\", and baseline searching as in \"%s64\")",
-		ErrBadBot, name, strings.Join(Names, ", "), baselineSearch)
+		"\"mcts:iterations=800,exploration=0.7,rollout=random\", gumbel and puct simulations as in \"gumbel:1000\", "+
+		"and baseline searching as in \"%s64\")", ErrBadBot, name, strings.Join(Names, ", "), baselineSearch)
+}
+
+// guidedSpec completes the Spec of a gumbel or puct bot, alone or with its
+// simulations ("gumbel:1000").
+func guidedSpec(spec Spec, name, simulations string, hasSimulations bool) (Spec, error) {
+	spec.Simulations = int32(PlayoutGuided.Simulations)
+	if !hasSimulations {
+		return spec, nil
+	}
+	n, err := strconv.Atoi(simulations)
+	if err != nil || n < 1 || n > MaxSimulations {
+		return Spec{}, fmt.Errorf("%w: %q: want %s:N, N simulations in [1, %d]", ErrBadBot, name, spec.Kind, MaxSimulations)
+	}
+	spec.Simulations = int32(n)
+	return spec, nil
 }
 
 func (s *Settings) parse(text string) error {

@@ -31,9 +31,12 @@ func (g *Game[S, G]) canPlay(bot bots.Spec, players int) error {
 func (e *Env[S, G]) CanPlay(bot bots.Spec) error { return e.game.canPlay(bot, e.c.players) }
 
 // act is bot's choice for the seat to play, drawing from r, with a
-// search's targets when policy is not nil (Targets, or a baseline
-// search's improved policy and value).
+// search's targets when policy is not nil (Targets, or a guided search's
+// improved policy and value).
 func (e *Env[S, G]) act(bot bots.Spec, r *rng.Rand, policy []float32) (action int, value float32) {
+	if set, ok := bot.Guided(); ok {
+		return e.game.guides.Play(set, &e.s, r.Uint64(), e.stop, policy)
+	}
 	switch {
 	case bot.Kind == bots.Baseline:
 		return e.game.baselines[e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)

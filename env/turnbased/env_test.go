@@ -85,7 +85,7 @@ func TestBadOptions(t *testing.T) {
 // client's own seat plays none, so a fixed seat's bot is left out, and a
 // seat drawn per episode leaves out the cheapest.
 func TestSearchIterationsLeaveOutTheClientsSeat(t *testing.T) {
-	bots := []any{"mcts:100", "mcts:200", "greedy", "mcts:50"}
+	bots := []any{"mcts:100", "puct:200", "greedy", "gumbel:50"}
 	for _, c := range []struct {
 		opts env.Options
 		want int
@@ -99,5 +99,25 @@ func TestSearchIterationsLeaveOutTheClientsSeat(t *testing.T) {
 		v, err := env.Make("splendor-v1", 1, c.opts, 0, nil)
 		require.NoError(t, err)
 		assert.Equal(t, c.want, v.SearchIterations(), "%v", c.opts)
+	}
+}
+
+// A guided bot (gumbel, puct) sits in a seat as any bot does: its games
+// follow from the seed, whoever replays them.
+func TestGuidedBotsPlayASeat(t *testing.T) {
+	for id, players := range games {
+		for _, bot := range []string{"gumbel:16", "puct:16"} {
+			opts := env.Options{"mode": "vs_bots", "players": players, "bots": bot, "seat": 0, "autoreset": "same_step"}
+			play := func() []byte {
+				v := one(t, id, opts, 7)
+				var seen []byte
+				for range 12 {
+					require.NoError(t, v.Step([]int32{env.FirstLegal(v.Mask)}))
+					seen = append(seen, v.Obs...)
+				}
+				return seen
+			}
+			assert.Equal(t, play(), play(), "%s %s", id, bot)
+		}
 	}
 }

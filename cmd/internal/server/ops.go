@@ -18,8 +18,8 @@ type batch struct {
 	memory     int64 // bytes reserved from the server's budget
 	replyBytes int64 // bytes of one reset or step reply
 	reply      *wire.BatchReply
-	hold       *hold     // a guided search and what it holds (ops_guided.go, holds.go)
-	priors     []float32 // an evaluate's, decoded (ops_guided.go)
+	hold       *hold     // a guided search and what it holds (ops_search.go, holds.go)
+	priors     []float32 // an evaluate's, decoded (ops_search.go)
 	values     []float32
 }
 

@@ -2,193 +2,155 @@ package server
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
-	"github.com/splendor-rl/splendor/env/tableview"
-	"github.com/splendor-rl/splendor/internal/quote"
 )
 
-// The search ops are thin: whole states, redeals, forks and bots' advice
-// all live in env.Vector; here they are only looked up and answered.
+// The guided search ops: search starts one on a batch (replacing any it
+// had) and answers with its first leaves; evaluate answers them and gets
+// the next, until the reply is done. The tree lives in the batch until then
+// or until the batch is closed (with its connection, too).
 
-var searchOps = map[string]func(*batch, *wire.Request) (any, error){
-	wire.OpGetState:    getState,
-	wire.OpSetState:    setState,
-	wire.OpDeterminize: determinize,
-	wire.OpFork:        fork,
-	wire.OpBotActions:  botActions,
-	wire.OpView:        view,
-	wire.OpSearch:      nil, // ops_guided.go: they check limits of the connection
-	wire.OpEvaluate:    nil,
-}
+// MaxLeavesPerEnv bounds leaves_per_env: a leaf reply row (observation and
+// mask) is about a step row, and two per env stay within the three
+// replies' worth of its envs a connection is counted for.
+const MaxLeavesPerEnv = 2
 
-func (c *conn) dispatchSearch(req *wire.Request) (any, *wire.Error) {
-	op, known := searchOps[req.Op]
-	if !known {
-		return nil, wire.Errorf(wire.CodeUnknownOp, "unknown op %s (known: hello, make, reset, step, close, "+
-			"get_state, set_state, determinize, fork, bot_actions, view, search, evaluate)", quote.String(req.Op))
+func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
+	set, err := guidedSettings(req.Settings)
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeBadOption, "search settings: %v", err)
 	}
-	b, werr := c.lookup(req.Handle)
-	if werr != nil {
-		return nil, werr
-	}
-	switch req.Op {
-	case wire.OpSearch:
-		return c.search(b, req)
-	case wire.OpEvaluate:
-		return c.evaluate(b, req)
-	}
-	if req.Op == wire.OpBotActions {
-		if werr := c.prepareSearch(b, req); werr != nil {
-			return nil, werr
-		}
-	}
-	reply, err := op(b, req)
+	seed, seeds, err := seedsOf(req)
 	if err != nil {
 		return nil, envError(err)
 	}
-	return reply, nil
-}
-
-func getState(b *batch, req *wire.Request) (any, error) {
-	states, err := b.v.States(req.EnvIDs)
-	return &wire.StatesReply{ID: req.ID, States: states}, err
-}
-
-func setState(b *batch, req *wire.Request) (any, error) {
-	if err := b.v.SetStates(req.EnvIDs, req.States); err != nil {
-		return nil, err
-	}
-	return b.replyTo(req.ID), nil
-}
-
-func determinize(b *batch, req *wire.Request) (any, error) {
-	seeds := make([]uint64, len(req.Seeds))
-	for i, s := range req.Seeds {
-		seeds[i] = uint64(s)
-	}
-	if err := b.v.Determinize(req.EnvIDs, seeds); err != nil {
-		return nil, err
-	}
-	return b.replyTo(req.ID), nil
-}
-
-func fork(b *batch, req *wire.Request) (any, error) {
-	if err := b.v.Fork(req.Src, req.Dst); err != nil {
-		return nil, err
-	}
-	return b.replyTo(req.ID), nil
-}
-
-// seedsOf is a request's seed, or its seeds (one per env listed), never
-// both: what bot_actions and search draw from.
-func seedsOf(req *wire.Request) (seed uint64, seeds []uint64, err error) {
-	if req.Seed != nil {
-		seed = uint64(*req.Seed)
-	}
-	if req.Seeds != nil {
-		if req.Seed != nil {
-			return 0, nil, fmt.Errorf("%w: give seed or seeds, not both", env.ErrBadShape)
-		}
-		seeds = make([]uint64, len(req.Seeds))
-		for k, s := range req.Seeds {
-			seeds[k] = uint64(s)
-		}
-	}
-	return seed, seeds, nil
-}
-
-func botActions(b *batch, req *wire.Request) (any, error) {
-	seed, seeds, err := seedsOf(req)
-	if err != nil {
-		return nil, err
-	}
-	if req.Targets {
-		return botTargets(b, req, seed, seeds)
-	}
-	actions, err := b.v.BotActions(req.EnvIDs, req.Bot, seed, seeds)
-	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, len(actions))}, err
-}
-
-// botTargets is bot_actions with targets: true. The policy rows (4 bytes an
-// action) are within the three replies' worth of its envs the connection
-// is counted for (a test checks it for every game).
-func botTargets(b *batch, req *wire.Request, seed uint64, seeds []uint64) (any, error) {
-	actions, t, err := b.v.BotTargets(req.EnvIDs, req.Bot, seed, seeds)
-	if err != nil {
-		return nil, err
-	}
-	k := len(actions)
-	policy, value := wire.Float32Tensor(t.Policy, k, b.v.Spec.NumActions), wire.Float32Tensor(t.Value, k)
-	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, k), Policy: &policy, Value: &value}, nil
-}
-
-// viewBytesPerEnv bounds one env's share of a view reply (a test plays
-// whole games of every table and checks it): 4 to 5 times its step rows.
-const viewBytesPerEnv = 4 << 10
-
-// view shows envs' tables; an absent seat is the referee's view. A reply's
-// bytes stay within what the batch's replies are counted for (replySlack
-// always allows 16 envs): a client asks for views a part of a large batch
-// at a time.
-func view(b *batch, req *wire.Request) (any, error) {
-	seat := tableview.Referee
-	if req.Seat != nil {
-		seat = *req.Seat
-	}
 	n := b.v.Len()
 	if req.EnvIDs != nil {
 		n = len(req.EnvIDs)
 	}
-	if most := maxViews(b); n > most {
-		return nil, fmt.Errorf("%w: views of %d envs at once would pass this batch's reply memory: ask for at most %d at a time",
-			errLimit, n, most)
+	if werr := c.overBudget(int64(n)*int64(set.Simulations), fmt.Sprintf("a search of %d envs", n),
+		"search fewer envs at a time or with fewer simulations"); werr != nil {
+		return nil, werr
 	}
-	views, boards, err := b.v.Views(req.EnvIDs, seat)
-	return &wire.ViewsReply{ID: req.ID, Views: views, Boards: boards}, err
+	if priors := int64(n*set.LeavesPerEnv*b.v.Spec.NumActions)*4 + 4096; priors > c.s.cfg.MaxMessageBytes {
+		return nil, wire.Errorf(wire.CodeLimit, "an evaluate of %d leaves would be %d bytes, more than max_message_bytes %d: search fewer envs at a time",
+			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
+	}
+	if err := b.v.CheckGuided(req.EnvIDs, seeds); err != nil {
+		return nil, envError(err) // the batch's search, if any, waits on
+	}
+	h, werr := c.s.holdSearch(c, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions), b.hold)
+	if werr != nil {
+		return nil, werr
+	}
+	c.endSearch(b) // the new search replaces the batch's, with its memory
+	if set.Playouts {
+		c.watch(b, req.Handle) // a close or a disconnect stops it
+	}
+	g, err := b.v.StartGuided(req.EnvIDs, set, seed, seeds)
+	if err != nil {
+		h.release()
+		return nil, envError(err)
+	}
+	b.hold = h
+	return c.searchReply(b, g, req.ID), nil
 }
 
-// maxViews is how many envs of b one view reply may show.
-func maxViews(b *batch) int {
-	return int((repliesPerEnv*b.replyBytes + replySlack) / viewBytesPerEnv)
+// endSearch ends b's guided search, if any, and gives back its memory.
+func (c *conn) endSearch(b *batch) {
+	if b.hold != nil {
+		b.hold.release()
+		b.hold = nil
+	}
+	b.priors, b.values = nil, nil // the buffers live as long as the search
 }
 
-// prepareSearch refuses a bot_actions whose searches would run more than
-// max_search_iterations over the envs asked, and watches the client while
-// it searches (the lookout); a bad bot name is left for the op to refuse.
-func (c *conn) prepareSearch(b *batch, req *wire.Request) *wire.Error {
-	iterations := 0
-	if spec, err := bots.Parse(req.Bot); err == nil && spec.Searches() {
-		iterations = spec.Cost()
+func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
+	if b.hold == nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "no search is waiting for evaluations on this batch: start one with search")
 	}
-	if set, ok, err := bots.ParseGuided(req.Bot); ok && err == nil {
-		iterations = set.Simulations // a simulation costs about an mcts iteration: one greedy playout
+	if req.Priors == nil || req.Values == nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "evaluate takes priors and values")
 	}
-	if iterations == 0 {
-		return nil
+	g, werr := b.hold.working()
+	if werr != nil {
+		c.endSearch(b)
+		return nil, werr
 	}
-	n := b.v.Len()
-	if req.EnvIDs != nil {
-		n = len(req.EnvIDs)
+	l, na := len(g.LeafEnvs), b.v.Spec.NumActions
+	// The evaluations decode into the batch's buffers, reused from round
+	// trip to round trip of one search (at most max_message_bytes).
+	b.priors, b.values = slices.Grow(b.priors[:0], l*na)[:l*na], slices.Grow(b.values[:0], l)[:l]
+	priors, values := b.priors, b.values
+	if werr := req.Priors.Floats(priors, l, na); werr != nil {
+		werr.Message = "priors: " + werr.Message
+		return nil, c.keepWaiting(b, g, werr)
 	}
-	what := fmt.Sprintf("bot_actions with %s over %d envs", req.Bot, n)
-	if werr := c.overBudget(int64(n)*int64(iterations), what,
-		"ask for fewer envs at a time or fewer iterations"); werr != nil {
-		return werr
+	if werr := req.Values.Floats(values, l); werr != nil {
+		werr.Message = "values: " + werr.Message
+		return nil, c.keepWaiting(b, g, werr)
 	}
-	c.watch(b, req.Handle)
-	return nil
+	if err := g.Evaluate(priors, values); err != nil {
+		return nil, c.keepWaiting(b, g, envError(err))
+	}
+	return c.searchReply(b, g, req.ID), nil
 }
 
-// overBudget is limit_exceeded for a request of iterations, said as what
-// and what to lower; nil within max_search_iterations (0: no limit).
-func (c *conn) overBudget(iterations int64, what, lower string) *wire.Error {
-	limit := c.s.cfg.MaxSearchIterations
-	if limit <= 0 || iterations <= limit {
-		return nil
+// keepWaiting is a refused evaluation's error: the search waits for its
+// evaluations again, as if the request never came.
+func (c *conn) keepWaiting(b *batch, g *env.GuidedBatch, werr *wire.Error) *wire.Error {
+	b.hold.wait(g)
+	return werr
+}
+
+// searchReply is the next leaves, or the results once the search is done
+// (and then the search is gone).
+func (c *conn) searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
+	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, g.ObsSize()
+	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
+		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
+	if b.v.Spec.ObsDtype == env.Float32 {
+		r.Obs = wire.Float32Tensor(g.LeafObsF32, l, obs)
 	}
-	return wire.Errorf(wire.CodeLimit, "%s may run %d mcts iterations, more than max_search_iterations %d: %s",
-		what, iterations, limit, lower)
+	if !r.Done {
+		b.hold.wait(g)
+		return r
+	}
+	k := len(g.Action)
+	policy, value, action := wire.Float32Tensor(g.Policy, k, na), wire.Float32Tensor(g.Value, k), wire.Int32Tensor(g.Action, k)
+	r.Policy, r.Value, r.Action = &policy, &value, &action
+	c.endSearch(b)
+	return r
+}
+
+// guidedSettings reads a search's settings (PROTOCOL.md §3, search: mctx's
+// names) over bots.DefaultGuided, or bots.PlayoutGuided for a search that
+// evaluates its own leaves, as env options are read.
+func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
+	o, d := env.NewOptionReader(env.Options(m)), bots.DefaultGuided
+	if o.Bool("playouts", false) {
+		d = bots.PlayoutGuided
+	}
+	algorithm := o.String("algorithm", "gumbel", "gumbel", "puct")
+	set := bots.GuidedSettings{Algorithm: bots.Gumbel,
+		Simulations:             o.Int("simulations", d.Simulations, 1, bots.MaxSimulations),
+		LeavesPerEnv:            o.Int("leaves_per_env", d.LeavesPerEnv, 1, MaxLeavesPerEnv),
+		Playouts:                d.Playouts,
+		PbCInit:                 o.Float("pb_c_init", d.PbCInit, 0, 1e6),
+		PbCBase:                 o.Float("pb_c_base", d.PbCBase, 1e-6, 1e9),
+		DirichletAlpha:          o.Float("dirichlet_alpha", d.DirichletAlpha, 1e-6, 1e9),
+		DirichletFraction:       o.Float("dirichlet_fraction", d.DirichletFraction, 0, 1),
+		MaxNumConsideredActions: o.Int("max_num_considered_actions", d.MaxNumConsideredActions, 1, 1024),
+		GumbelScale:             o.Float("gumbel_scale", d.GumbelScale, 0, 1e6),
+		MaxvisitInit:            o.Float("maxvisit_init", d.MaxvisitInit, 1e-6, 1e9),
+		ValueScale:              o.Float("value_scale", d.ValueScale, 0, 1e6),
+	}
+	if algorithm == "puct" {
+		set.Algorithm = bots.PUCT
+	}
+	return set, o.Check()
 }

@@ -1,0 +1,72 @@
+package bots
+
+import "math"
+
+// The value transforms of selection, as mctx's qtransforms.py: pure
+// functions of a node and the children legal in this deal (kids, in child
+// order), writing one value per kid into out and returning it.
+
+// byParentAndSiblings is mctx's qtransform_by_parent_and_siblings: each
+// visited kid's mean value rescaled to [0, 1] by the min and max of at's own
+// value and its visited kids' values; an unvisited kid counts as the
+// minimum, 0.
+func byParentAndSiblings(t *gtree, at int32, kids []int32, out []float64) []float64 {
+	lo := t.nodeValue(at)
+	hi := lo
+	for _, c := range kids {
+		if t.nodes[c].visits > 0 {
+			lo, hi = math.Min(lo, t.q(c)), math.Max(hi, t.q(c))
+		}
+	}
+	out = out[:0]
+	for _, c := range kids {
+		q := 0.0
+		if t.nodes[c].visits > 0 {
+			q = (t.q(c) - lo) / math.Max(hi-lo, 1e-8)
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// completedByMixValue is mctx's qtransform_completed_by_mix_value, σ(q̂):
+// a visited kid's mean value, an unvisited one's the mixed value of at's
+// own value and its visited kids' (weighted by their priors), all rescaled
+// to [0, 1] over the kids and scaled by (maxvisitInit + max n)·valueScale.
+func completedByMixValue(t *gtree, at int32, kids []int32, maxvisitInit, valueScale float64, out []float64) []float64 {
+	var visits, maxVisits, sumP, weighted float64
+	for _, c := range kids {
+		n := &t.nodes[c]
+		visits += float64(n.visits)
+		maxVisits = math.Max(maxVisits, float64(n.visits))
+		if n.visits > 0 {
+			p := math.Max(float64(n.prior), tinyPrior)
+			sumP += p
+			weighted += p * t.q(c)
+		}
+	}
+	mixed := float64(t.nodes[at].raw)
+	if visits > 0 {
+		mixed = (mixed + visits*weighted/sumP) / (visits + 1)
+	}
+	out = out[:0]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range kids {
+		q := mixed
+		if t.nodes[c].visits > 0 {
+			q = t.q(c)
+		}
+		out = append(out, q)
+		lo, hi = math.Min(lo, q), math.Max(hi, q)
+	}
+	scale := (maxvisitInit + maxVisits) * valueScale
+	for i, q := range out {
+		out[i] = scale * (q - lo) / math.Max(hi-lo, 1e-8)
+	}
+	return out
+}
+
+// logit is a prior as a logit, finite for a zero prior.
+func logit(p float32) float64 { return math.Log(math.Max(float64(p), tinyPrior)) }
+
+const tinyPrior = 1e-30
