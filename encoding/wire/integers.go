@@ -10,7 +10,7 @@ import "math"
 // integerFields are the request's integer fields, true for the unsigned
 // ones (uint64: no negative value fits), false for the ints (no value past
 // 2^63 − 1 fits). A test keeps them equal to Request's fields.
-var integerFields = map[string]bool{"id": true, "handle": true, "num_envs": false, "seat": false}
+var integerFields = map[string]bool{"id": true, "handle": true, "num_envs": false, "seat": false, "part": false}
 
 // tensorFields are the request's tensors, whose shapes are ints.
 var tensorFields = map[string]bool{"actions": true, "priors": true, "values": true}

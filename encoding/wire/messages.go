@@ -45,6 +45,10 @@ type Request struct {
 	Settings map[string]any `msgpack:"settings,omitempty"` // search
 	Priors   *Tensor        `msgpack:"priors,omitempty"`   // evaluate: [L, actions] float32
 	Values   *Tensor        `msgpack:"values,omitempty"`   // evaluate: [L] float32
+	// Part is which of a batch's searches a search or evaluate is for
+	// (0…MaxSearchParts−1): a client evaluates one's leaves while the
+	// server advances another's.
+	Part int `msgpack:"part,omitempty"` // search, evaluate
 	// Seat is whose view a view shows; in reset and step, the seat the reply
 	// is for: rows where another seat is to play carry no observation.
 	Seat *int `msgpack:"seat,omitempty"` // view, reset, step
@@ -199,8 +203,8 @@ var opFields = map[string][]string{
 	OpFork:        {"handle", "src", "dst"},
 	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds", "targets"},
 	OpView:        {"handle", "env_ids", "seat"},
-	OpSearch:      {"handle", "env_ids", "seed", "seeds", "settings"},
-	OpEvaluate:    {"handle", "priors", "values"},
+	OpSearch:      {"handle", "env_ids", "seed", "seeds", "settings", "part"},
+	OpEvaluate:    {"handle", "priors", "values", "part"},
 }
 
 // checkFields refuses a field the request's op does not read (reset with
@@ -245,5 +249,6 @@ func (r *Request) setFields() []string {
 	add("priors", r.Priors != nil)
 	add("values", r.Values != nil)
 	add("seat", r.Seat != nil)
+	add("part", r.Part != 0)
 	return set
 }

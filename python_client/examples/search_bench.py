@@ -2,7 +2,11 @@
 process, and where the time goes: the evaluator (the network), the round trips (the server's tree work and the
 wire: `go test ./env/splendorenv -bench Guided` times the server's share alone) and the Python glue between them.
 
-    python examples/search_bench.py --num-envs 1024 --simulations 32
+    python examples/search_bench.py --num-envs 1024 --simulations 32 [--parts 1]
+
+`--parts 2` (the default) pipelines the search: the server advances half the envs while the network evaluates the
+other half's leaves, so the two shares overlap and add up to more than the wall time; `--parts 1` sends every leaf
+of a round in one batch.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ def main() -> None:
     p.add_argument("--algorithm", default="gumbel")
     p.add_argument("--leaves-per-env", type=int, default=1)
     p.add_argument("--searches", type=int, default=3)
+    p.add_argument("--parts", type=int, default=2, choices=[1, 2])
     p.add_argument("--url", default=None)
     args = p.parse_args()
     torch.set_num_threads(1)
@@ -50,12 +55,12 @@ def main() -> None:
     start = time.perf_counter()
     for s in range(args.searches):
         envs.search(evaluate, simulations=args.simulations, seed=s, algorithm=args.algorithm,
-                    leaves_per_env=args.leaves_per_env)
+                    leaves_per_env=args.leaves_per_env, parts=args.parts)
     wall = time.perf_counter() - start
     trips = conn.transport_seconds + conn.decode_seconds
     sims = args.searches * args.num_envs * args.simulations
     print(f"{sims / wall:,.0f} simulations/s ({args.num_envs} envs × {args.simulations} simulations × "
-          f"{args.searches} searches in {wall:.2f} s): evaluator {spent[0] / wall:.0%}, round trips (server + wire) "
+          f"{args.searches} searches in {wall:.2f} s, {args.parts} part(s)): evaluator {spent[0] / wall:.0%}, round trips (server + wire) "
           f"{trips / wall:.0%}, Python glue {1 - (spent[0] + trips) / wall:.0%}")
     envs.close()
 

@@ -4,6 +4,7 @@ information (deck order, others' blind reserves): it is for search and tools, ne
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -37,6 +38,13 @@ class SearchResult:
         """The result in a search's last (done) reply."""
         return cls(to_numpy(reply["policy"]), to_numpy(reply["value"]), to_numpy(reply["action"]))
 
+    @classmethod
+    def joined(cls, parts: list["SearchResult"]) -> "SearchResult":
+        """The results of consecutive shares of the envs as one."""
+        if len(parts) == 1:
+            return parts[0]
+        return cls(*(np.concatenate(rows) for rows in zip(*((r.policy, r.value, r.action) for r in parts))))
+
 
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]
 
@@ -57,22 +65,137 @@ class SearchLeg:
     refused: Callable[[SplendorError, int], Exception] = lambda exc, row: exc
 
 
-def run_search(legs: Sequence[SearchLeg], evaluate: Evaluator | None) -> list[dict]:
-    """Every leg's search at once, one network batch per round trip: `search` goes to every leg before any reply is
-    read; then, while some leg has leaves out, one call of `evaluate` answers all of them (the legs' leaves one
-    after another), each leg gets its rows back in an `evaluate`, and every reply is read. Returns each leg's last
-    (done) reply."""
-    replies = exchange(legs, "search", [leg.request for leg in legs], [0] * len(legs))
-    while waiting := [k for k, reply in enumerate(replies) if not reply["done"]]:
-        masks = [to_numpy(replies[k]["mask"]).astype(bool) for k in waiting]
-        obs = joined([to_numpy(replies[k]["obs"]) for k in waiting])
-        priors, values = evaluations(evaluate, obs, joined(masks))
-        rows = np.cumsum([0, *map(len, masks)]).tolist()
-        answers = [{"priors": from_numpy(priors[lo:hi], "float32"), "values": from_numpy(values[lo:hi], "float32")}
-                   for lo, hi in zip(rows, rows[1:])]
-        for k, reply in zip(waiting, exchange([legs[k] for k in waiting], "evaluate", answers, rows)):
-            replies[k] = reply
+def check_parts(parts: int) -> int:
+    """`parts` as run_search takes it: 1 or 2 (PROTOCOL.md §3, search, `part`)."""
+    if parts not in (1, 2):
+        raise ValueError(f"parts {parts!r}: want 1 (one batch per round trip) or 2 (pipelined)")
+    return parts
+
+
+def run_search(legs: Sequence[SearchLeg], evaluate: Evaluator | None, parts: int = 2) -> list[SearchResult]:
+    """Every leg's search at once, one network batch per round trip; returns each leg's result. Each leg's request
+    names its envs. With `parts` 2 (and an evaluator: a playout search makes no round trips) each leg's envs are
+    searched in two halves, the batch's search parts 0 and 1 (PROTOCOL.md §3, search), which take turns: one
+    half's evaluations are sent before the other's leaves are evaluated, so the server advances one half while
+    `evaluate` answers the other. An env's search is the same either way (its seed and its leaves' evaluations
+    decide it); only the network's batches are smaller. On a failure every reply sent for is read before it is
+    raised, so that every connection stays in step: the first leg's failure."""
+    pieces: list[list[Piece]] = [[] for _ in range(parts)]
+    for k, leg in enumerate(legs):
+        for p, sub in enumerate(split(leg, parts if evaluate is not None else 1)):
+            pieces[p].append(Piece(k, p, sub))
+    results: list[dict[int, SearchResult]] = [{} for _ in legs]  # by part
+    flights: deque[Flight] = deque()
+    try:
+        for group in pieces:
+            if group:
+                flights.append(post(group, "search", [piece.leg.request for piece in group], [0] * len(group)))
+        while flights:
+            flight = flights.popleft()
+            waiting = []
+            for piece, reply in zip(flight.pieces, collect(flight)):
+                if reply["done"]:
+                    results[piece.index][piece.part] = SearchResult.of(reply)
+                else:
+                    waiting.append((piece, reply))
+            if waiting:
+                flights.append(answer(waiting, evaluate))
+    except BaseException:
+        drain(flights)
+        raise
+    return [SearchResult.joined([by_part[p] for p in sorted(by_part)]) for by_part in results]
+
+
+@dataclass
+class Piece:
+    """One leg's share of one search part: the leg's index among the legs, the part, and its own leg (the leg's
+    connection and handle, a request for its half of the envs)."""
+    index: int
+    part: int
+    leg: SearchLeg
+
+
+def split(leg: SearchLeg, parts: int) -> list[SearchLeg]:
+    """The leg as `parts` legs over consecutive shares of its envs (and seeds), each asking for its part; one leg,
+    as it is, where there are fewer envs than parts. Part 0's request is the leg's own but for its envs, so that
+    an unpipelined search sends what it always did."""
+    ids = leg.request["env_ids"]
+    if parts == 1 or len(ids) < parts:
+        return [leg]
+    cuts = [len(ids) * p // parts for p in range(parts + 1)]
+    legs = []
+    for p, (lo, hi) in enumerate(zip(cuts, cuts[1:])):
+        request = {**leg.request, "env_ids": ids[lo:hi]}
+        if "seeds" in request:
+            request["seeds"] = request["seeds"][lo:hi]
+        if p:
+            request["part"] = p
+        legs.append(SearchLeg(leg.connection, leg.handle, request, leg.refused))
+    return legs
+
+
+@dataclass
+class Flight:
+    """Requests sent and not yet read: the pieces they were for, each one's first row in its op's rows (for a
+    refusal's wording), the pieces sent, and the failures met sending."""
+    pieces: list[Piece]
+    rows: list[int]
+    sent: list[int]
+    failures: dict[int, BaseException]
+
+
+def post(pieces: list[Piece], op: str, fields: Sequence[dict], rows: Sequence[int]) -> Flight:
+    """Send `op` for every piece, each with its fields, without reading a reply, so that the servers work at once."""
+    flight = Flight(pieces, list(rows), [], {})
+    for k, piece in enumerate(pieces):
+        try:
+            piece.leg.connection.send(op, handle=piece.leg.handle, **fields[k])
+            flight.sent.append(k)
+        except (ConnectionError, TimeoutError) as exc:
+            flight.failures[k] = exc
+    return flight
+
+
+def collect(flight: Flight) -> list[dict]:
+    """The flight's replies, in its pieces' order. A refusal (named by its leg's `refused`, given the leg's first
+    row) or a lost connection is raised once every reply of the flight is read: the first piece's failure."""
+    replies: list[Any] = [None] * len(flight.pieces)
+    for k in flight.sent:
+        leg = flight.pieces[k].leg
+        try:
+            replies[k] = leg.connection.recv()
+        except SplendorError as exc:
+            flight.failures[k] = leg.refused(exc, flight.rows[k])
+        except (ConnectionError, TimeoutError) as exc:
+            flight.failures[k] = exc
+    if flight.failures:
+        raise flight.failures[min(flight.failures)]
     return replies
+
+
+def drain(flights: deque[Flight]) -> None:
+    """Read every reply still in flight, whatever it is, so that the connections stay in step after a failure."""
+    for flight in flights:
+        try:
+            collect(flight)
+        except (SplendorError, ConnectionError, TimeoutError):
+            pass
+
+
+def answer(waiting: list[tuple[Piece, dict]], evaluate: Evaluator) -> Flight:
+    """One call of `evaluate` for every waiting piece's leaves (one after another), and each piece's rows sent back
+    in an `evaluate` for its part."""
+    masks = [to_numpy(reply["mask"]).astype(bool) for _, reply in waiting]
+    obs = joined([to_numpy(reply["obs"]) for _, reply in waiting])
+    priors, values = evaluations(evaluate, obs, joined(masks))
+    rows = np.cumsum([0, *map(len, masks)]).tolist()
+    answers = []
+    for (piece, _), lo, hi in zip(waiting, rows, rows[1:]):
+        fields = {"priors": from_numpy(priors[lo:hi], "float32"), "values": from_numpy(values[lo:hi], "float32")}
+        if piece.part:
+            fields["part"] = piece.part
+        answers.append(fields)
+    return post([piece for piece, _ in waiting], "evaluate", answers, rows[:-1])
 
 
 def joined(arrays: list[np.ndarray]) -> np.ndarray:
@@ -90,31 +213,6 @@ def evaluations(evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray) -> tuple
         raise BadShape(f"evaluate returned priors {list(priors.shape)} and values {list(values.shape)} for "
                        f"{len(mask)} leaves: want priors {list(mask.shape)} and values [{len(mask)}]")
     return priors, values
-
-
-def exchange(legs: Sequence[SearchLeg], op: str, fields: Sequence[dict], rows: Sequence[int]) -> list[dict]:
-    """Send `op` to every leg, each with its fields, then read every reply, so that the servers work at once. A
-    refusal (named by its leg's `refused`, given the leg's first row) or a lost connection is raised once every
-    reply sent for is read, so that every connection stays in step: the first leg's failure."""
-    failures: dict[int, BaseException] = {}
-    sent = []
-    for k, leg in enumerate(legs):
-        try:
-            leg.connection.send(op, handle=leg.handle, **fields[k])
-            sent.append(k)
-        except (ConnectionError, TimeoutError) as exc:
-            failures[k] = exc
-    replies: list[Any] = [None] * len(legs)
-    for k in sent:
-        try:
-            replies[k] = legs[k].connection.recv()
-        except SplendorError as exc:
-            failures[k] = legs[k].refused(exc, rows[k])
-        except (ConnectionError, TimeoutError) as exc:
-            failures[k] = exc
-    if failures:
-        raise failures[min(failures)]
-    return replies
 
 
 class SearchOps:
@@ -165,7 +263,7 @@ class SearchOps:
         return to_numpy(reply["actions"])
 
     def search(self, evaluate: Evaluator | None, simulations: int = 64, seed: int = 0, algorithm: str = "gumbel",
-               env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None,
+               env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None, parts: int = 2,
                **settings: Any) -> SearchResult:
         """Guided search of each env's position for its seat to play (PROTOCOL.md §3, search): the tree lives in
         the server, which redeals what that seat cannot see at every simulation; `evaluate(obs, mask)` (obs
@@ -175,12 +273,14 @@ class SearchOps:
         `evaluate=None` lets the server evaluate with uniform priors and greedy playouts, with no round trip.
         `algorithm` is "gumbel" or "puct"; the other settings are mctx's names (`leaves_per_env`, `pb_c_init`,
         `pb_c_base`, `dirichlet_alpha`, `dirichlet_fraction`, `max_num_considered_actions`, `gumbel_scale`,
-        `maxvisit_init`, `value_scale`)."""
+        `maxvisit_init`, `value_scale`). `parts` 2 pipelines the search: the server advances half the envs'
+        searches while `evaluate` answers the other half's leaves (`run_search`), for the same results; 1 sends
+        every leaf of a round in one batch."""
         self._check_open()
         fields: dict[str, Any] = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
-        request = {"env_ids": _ids(env_ids), "settings": search_settings(evaluate, simulations, algorithm, settings),
-                   **fields}
-        return SearchResult.of(run_search([SearchLeg(self.connection, self.handle, request)], evaluate)[0])
+        ids = _ids(env_ids) if env_ids is not None or parts == 1 else list(range(self.num_envs))
+        request = {"env_ids": ids, "settings": search_settings(evaluate, simulations, algorithm, settings), **fields}
+        return run_search([SearchLeg(self.connection, self.handle, request)], evaluate, check_parts(parts))[0]
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         """Each env's table for people (PROTOCOL.md §3, view): `(views, boards)`, a view being a dict in the state

@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .errors import BadShape, IllegalAction, SplendorError
 from .render import check_render_mode, render_frames, render_human
-from .search import Evaluator, SearchLeg, SearchResult, run_search, search_settings
+from .search import Evaluator, SearchLeg, SearchResult, check_parts, run_search, search_settings
 from .seeds import check_seed, seed_list
 from .vector import Pipelined, SplendorVectorEnv, check_num_envs, check_reset_options, setup_spaces
 
@@ -184,7 +184,7 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
                 np.asarray(value, np.float32))
 
     def search(self, evaluate: Evaluator | None, simulations: int = 64, seed: int = 0, algorithm: str = "gumbel",
-               env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None,
+               env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None, parts: int = 2,
                **settings: Any) -> SearchResult:
         """As `SplendorVectorEnv.search`, with the same results as one server: env i searches from the server's
         derive(seed, i), i its index in the whole batch (or from its own of `seeds`). The shards search at once,
@@ -202,12 +202,11 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
             shard._check_open()
             request = {"env_ids": local, "seeds": [seeds[p] for p in at], "settings": settings}
             legs.append(SearchLeg(shard.connection, shard.handle, request, partial(self._search_refusal, k)))
-        replies = run_search(legs, evaluate)
+        searched = run_search(legs, evaluate, check_parts(parts))
         n = len(ids)
         result = SearchResult(np.zeros((n, self.single_action_space.n), np.float32), np.zeros(n, np.float32),
                               np.full(n, -1, np.int32))
-        for (_, _, at), reply in zip(routes, replies):
-            part = SearchResult.of(reply)
+        for (_, _, at), part in zip(routes, searched):
             result.policy[at], result.value[at], result.action[at] = part.policy, part.value, part.action
         return result
 

@@ -79,8 +79,8 @@ def test_guided_search(url, algorithm):
         seen.append(len(mask))
         return mask.astype(np.float32), np.zeros(len(mask), np.float32)
 
-    result = envs.search(uniform, simulations=8, seed=1, algorithm=algorithm)
-    again = envs.search(uniform, simulations=8, seed=1, algorithm=algorithm)
+    result = envs.search(uniform, simulations=8, seed=1, algorithm=algorithm, parts=1)
+    again = envs.search(uniform, simulations=8, seed=1, algorithm=algorithm, parts=1)
     assert seen[0] == 4 and len(seen) == 18  # the roots, then one leaf per env per round trip
     np.testing.assert_array_equal(result.policy, again.policy)
     assert result.policy.shape == (4, envs.single_action_space.n) and result.value.shape == (4,)
@@ -116,6 +116,31 @@ def uniform_zero(obs, mask):
     return mask.astype(np.float32), np.zeros(len(mask), np.float32)
 
 
+@pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
+def test_a_pipelined_search_is_the_same_search(url, algorithm):
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=5, seed=4, url=url)
+    envs.reset()
+    log: list = []
+    evaluate = fixed_evaluator(envs.single_action_space.n, log)
+    whole = envs.search(evaluate, simulations=12, seed=3, algorithm=algorithm, parts=1)
+    calls = len(log)
+    log.clear()
+    halves = envs.search(evaluate, simulations=12, seed=3, algorithm=algorithm)  # parts=2, the default
+    for a, b in ((whole.policy, halves.policy), (whole.value, halves.value), (whole.action, halves.action)):
+        np.testing.assert_array_equal(a, b)
+    # The halves (envs 0–1 and 2–4) take turns: each call evaluates one half's leaves, twice as many calls.
+    assert [len(mask) for _, mask in log[:2]] == [2, 3]
+    assert max(len(mask) for _, mask in log) <= 3 and len(log) == 2 * calls
+    with pytest.raises(ValueError, match="parts 3"):
+        envs.search(evaluate, simulations=2, parts=3)
+    # A failure in one half's round trip leaves the other's reply read: the connection stays in step.
+    with pytest.raises(splendor_rl.errors.BadEvaluation, match="leaf 0"):
+        envs.search(lambda obs, mask: (-mask.astype(np.float32), np.zeros(len(mask))), simulations=2)
+    np.testing.assert_array_equal(envs.search(evaluate, simulations=12, seed=3, algorithm=algorithm).action,
+                                  whole.action)
+    envs.close()
+
+
 @pytest.mark.parametrize("num_envs", [1, 3])
 @pytest.mark.parametrize("algorithm", ["gumbel", "puct"])
 def test_two_leaves_per_env_under_virtual_loss(url, num_envs, algorithm):
@@ -128,7 +153,7 @@ def test_two_leaves_per_env_under_virtual_loss(url, num_envs, algorithm):
         sizes.append(len(mask))
         return evaluate(obs, mask)
 
-    result = envs.search(counted, simulations=sims, seed=5, algorithm=algorithm, leaves_per_env=2)
+    result = envs.search(counted, simulations=sims, seed=5, algorithm=algorithm, leaves_per_env=2, parts=1)
     # The roots come alone (a second descent would reach the root, still waiting for its evaluation); then each
     # env has up to leaves_per_env = 2 leaves out per round trip, a second one found under the first's virtual
     # loss. No game ends within 16 decisions of the start, so every simulation ends at a leaf: 1 + 16 per env.
@@ -180,13 +205,13 @@ def test_three_leaves_per_env_are_refused(url):
 
 
 def test_a_wrongly_shaped_evaluation_is_refused_before_it_is_sent(url):
-    envs = splendor_rl.make_vec("splendor-v1", num_envs=2, seed=4, url=url)
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=4, seed=4, url=url)  # two halves of 2
     envs.reset()
     with pytest.raises(splendor_rl.BadShape, match=r"priors \[1, 78\] and values \[2\] for 2 leaves"):
         envs.search(lambda obs, mask: (mask[:1], np.zeros(2)), simulations=4)
     with pytest.raises(splendor_rl.BadShape, match=r"values \[2, 1\]"):
         envs.search(lambda obs, mask: (mask, np.zeros((2, 1))), simulations=4)
-    assert envs.search(uniform_zero, simulations=4).action.shape == (2,)  # the connection is still in step
+    assert envs.search(uniform_zero, simulations=4).action.shape == (4,)  # the connection is still in step
     envs.close()
 
 

@@ -162,7 +162,7 @@ def test_search_over_shards_is_one_servers_search_with_one_evaluation_per_round_
         states = one.get_state()
         calls_one: list = []
         evaluate = fixed_evaluator(one.single_action_space.n, calls_one)
-        alone = one.search(evaluate, simulations=12, seed=21, algorithm=algorithm, leaves_per_env=2)
+        alone = one.search(evaluate, simulations=12, seed=21, algorithm=algorithm, leaves_per_env=2, parts=1)
         calls_alone = list(calls_one)
         picked = one.search(evaluate, simulations=12, seed=21, algorithm=algorithm, env_ids=[4, 0, 3])
         seeded = one.search(evaluate, simulations=12, algorithm=algorithm, env_ids=[3, 1], seeds=[5, 6])
@@ -174,12 +174,15 @@ def test_search_over_shards_is_one_servers_search_with_one_evaluation_per_round_
             calls: list = []
             evaluate = fixed_evaluator(many.single_action_space.n, calls)
             assert_same_search(many.search(evaluate, simulations=12, seed=21, algorithm=algorithm,
-                                           leaves_per_env=2), alone)
+                                           leaves_per_env=2, parts=1), alone)
             # One call per round trip, with every shard's leaves in it: the very calls one server makes.
             assert len(calls) == len(calls_alone) and len(calls[0][1]) == 5
             for (obs, mask), (obs_one, mask_one) in zip(calls, calls_alone):
                 np.testing.assert_array_equal(obs, obs_one)
                 np.testing.assert_array_equal(mask, mask_one)
+            # Pipelined, each shard's envs in two halves: the same search.
+            assert_same_search(many.search(evaluate, simulations=12, seed=21, algorithm=algorithm,
+                                           leaves_per_env=2), alone)
             assert_same_search(many.search(evaluate, simulations=12, seed=21, algorithm=algorithm,
                                            env_ids=[4, 0, 3]), picked)
             assert_same_search(many.search(evaluate, simulations=12, algorithm=algorithm, env_ids=[3, 1],
@@ -201,9 +204,9 @@ def test_a_shards_bad_evaluation_names_it_and_leaves_every_shard_usable(url, sec
             envs.reset()
         for row, shard in ((0, f"shard 0 ({url})"), (4, f"shard 1 ({second.url})")):
             with pytest.raises(BadEvaluation) as alone:
-                one.search(bad_row(row), simulations=4)
+                one.search(bad_row(row), simulations=4, parts=1)
             with pytest.raises(BadEvaluation) as sharded:
-                two.search(bad_row(row), simulations=4)
+                two.search(bad_row(row), simulations=4, parts=1)
             assert f"leaf {row} (env {row})" in alone.value.message
             assert sharded.value.message == f"{shard}: {alone.value.message}"
         with pytest.raises(BadShape, match="2 seeds for 3 envs"):

@@ -18,8 +18,8 @@ type batch struct {
 	memory     int64 // bytes reserved from the server's budget
 	replyBytes int64 // bytes of one reset or step reply
 	reply      *wire.BatchReply
-	hold       *hold     // a guided search and what it holds (ops_search.go, holds.go)
-	priors     []float32 // an evaluate's, decoded (ops_search.go)
+	holds      [MaxSearchParts]*hold // its guided searches, by part, and what they hold (ops_search.go, holds.go)
+	priors     []float32             // an evaluate's, decoded (ops_search.go)
 	values     []float32
 }
 
@@ -252,7 +252,9 @@ func (c *conn) close(req *wire.Request) (any, *wire.Error) {
 func (c *conn) closeBatch(handle uint64) func() {
 	b := c.batches[handle]
 	delete(c.batches, handle)
-	c.endSearch(b)
+	for part := range b.holds {
+		c.endSearch(b, part)
+	}
 	return func() {
 		n := int64(b.v.Len())
 		c.envs.Add(-n)

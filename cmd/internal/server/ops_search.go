@@ -10,9 +10,15 @@ import (
 )
 
 // The guided search ops: search starts one on a batch (replacing any it
-// had) and answers with its first leaves; evaluate answers them and gets
-// the next, until the reply is done. The tree lives in the batch until then
-// or until the batch is closed (with its connection, too).
+// had in that part) and answers with its first leaves; evaluate answers
+// them and gets the next, until the reply is done. The tree lives in the
+// batch until then or until the batch is closed (with its connection,
+// too). A batch holds a search per part, so that a client may evaluate
+// one part's leaves while the server advances another's (pipelining).
+
+// MaxSearchParts is how many searches a batch may hold at once: two keep
+// both the client's network and the server busy.
+const MaxSearchParts = 2
 
 // MaxLeavesPerEnv bounds leaves_per_env: a leaf reply row (observation and
 // mask) is about a step row, and two per env stay within the three
@@ -23,6 +29,10 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 	set, err := guidedSettings(req.Settings)
 	if err != nil {
 		return nil, wire.Errorf(wire.CodeBadOption, "search settings: %v", err)
+	}
+	part, werr := searchPart(req)
+	if werr != nil {
+		return nil, werr
 	}
 	seed, seeds, err := seedsOf(req)
 	if err != nil {
@@ -43,11 +53,11 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 	if err := b.v.CheckGuided(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err) // the batch's search, if any, waits on
 	}
-	h, werr := c.s.holdSearch(c, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions), b.hold)
+	h, werr := c.s.holdSearch(c, int64(n)*bots.GuidedBytes(set.Simulations, b.v.Spec.NumActions), b.holds[part])
 	if werr != nil {
 		return nil, werr
 	}
-	c.endSearch(b) // the new search replaces the batch's, with its memory
+	c.endSearch(b, part) // the new search replaces the part's, with its memory
 	if set.Playouts {
 		c.watch(b, req.Handle) // a close or a disconnect stops it
 	}
@@ -56,29 +66,44 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		h.release()
 		return nil, envError(err)
 	}
-	b.hold = h
-	return c.searchReply(b, g, req.ID), nil
+	b.holds[part] = h
+	return c.searchReply(b, part, g, req.ID), nil
 }
 
-// endSearch ends b's guided search, if any, and gives back its memory.
-func (c *conn) endSearch(b *batch) {
-	if b.hold != nil {
-		b.hold.release()
-		b.hold = nil
+// searchPart is the part a search or evaluate is for.
+func searchPart(req *wire.Request) (int, *wire.Error) {
+	if req.Part < 0 || req.Part >= MaxSearchParts {
+		return 0, wire.Errorf(wire.CodeBadRequest, "part %d: want 0 to %d", req.Part, MaxSearchParts-1)
 	}
-	b.priors, b.values = nil, nil // the buffers live as long as the search
+	return req.Part, nil
+}
+
+// endSearch ends b's guided search in part, if any, and gives back its
+// memory.
+func (c *conn) endSearch(b *batch, part int) {
+	if b.holds[part] != nil {
+		b.holds[part].release()
+		b.holds[part] = nil
+	}
+	if b.holds == [MaxSearchParts]*hold{} {
+		b.priors, b.values = nil, nil // the buffers live as long as the searches
+	}
 }
 
 func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
-	if b.hold == nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "no search is waiting for evaluations on this batch: start one with search")
+	part, werr := searchPart(req)
+	if werr != nil {
+		return nil, werr
+	}
+	if b.holds[part] == nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "no search is waiting for evaluations on this batch's part %d: start one with search", part)
 	}
 	if req.Priors == nil || req.Values == nil {
 		return nil, wire.Errorf(wire.CodeBadRequest, "evaluate takes priors and values")
 	}
-	g, werr := b.hold.working()
+	g, werr := b.holds[part].working()
 	if werr != nil {
-		c.endSearch(b)
+		c.endSearch(b, part)
 		return nil, werr
 	}
 	l, na := len(g.LeafEnvs), b.v.Spec.NumActions
@@ -88,28 +113,28 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 	priors, values := b.priors, b.values
 	if werr := req.Priors.Floats(priors, l, na); werr != nil {
 		werr.Message = "priors: " + werr.Message
-		return nil, c.keepWaiting(b, g, werr)
+		return nil, c.keepWaiting(b.holds[part], g, werr)
 	}
 	if werr := req.Values.Floats(values, l); werr != nil {
 		werr.Message = "values: " + werr.Message
-		return nil, c.keepWaiting(b, g, werr)
+		return nil, c.keepWaiting(b.holds[part], g, werr)
 	}
 	if err := g.Evaluate(priors, values); err != nil {
-		return nil, c.keepWaiting(b, g, envError(err))
+		return nil, c.keepWaiting(b.holds[part], g, envError(err))
 	}
-	return c.searchReply(b, g, req.ID), nil
+	return c.searchReply(b, part, g, req.ID), nil
 }
 
 // keepWaiting is a refused evaluation's error: the search waits for its
 // evaluations again, as if the request never came.
-func (c *conn) keepWaiting(b *batch, g *env.GuidedBatch, werr *wire.Error) *wire.Error {
-	b.hold.wait(g)
+func (c *conn) keepWaiting(h *hold, g *env.GuidedBatch, werr *wire.Error) *wire.Error {
+	h.wait(g)
 	return werr
 }
 
 // searchReply is the next leaves, or the results once the search is done
 // (and then the search is gone).
-func (c *conn) searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.SearchReply {
+func (c *conn) searchReply(b *batch, part int, g *env.GuidedBatch, id uint64) *wire.SearchReply {
 	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, g.ObsSize()
 	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
 		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
@@ -117,13 +142,13 @@ func (c *conn) searchReply(b *batch, g *env.GuidedBatch, id uint64) *wire.Search
 		r.Obs = wire.Float32Tensor(g.LeafObsF32, l, obs)
 	}
 	if !r.Done {
-		b.hold.wait(g)
+		b.holds[part].wait(g)
 		return r
 	}
 	k := len(g.Action)
 	policy, value, action := wire.Float32Tensor(g.Policy, k, na), wire.Float32Tensor(g.Value, k), wire.Int32Tensor(g.Action, k)
 	r.Policy, r.Value, r.Action = &policy, &value, &action
-	c.endSearch(b)
+	c.endSearch(b, part)
 	return r
 }
 

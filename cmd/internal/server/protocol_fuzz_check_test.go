@@ -79,7 +79,7 @@ func (s *fuzzSession) accepted(r *sentRequest, m msg) {
 		if m["closed"] != true {
 			s.fail("close: closed is %v", m["closed"])
 		}
-		r.b.closed, r.b.search = true, nil
+		r.b.closed, r.b.searches = true, [MaxSearchParts]*fuzzSearch{}
 	case "get_state":
 		s.gotStates(r, m)
 	case "view":

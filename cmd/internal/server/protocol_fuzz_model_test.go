@@ -31,9 +31,9 @@ type fuzzBatch struct {
 	// dealt[i]: env i holds a game (reset, loaded, or forked from such an
 	// env); the state of an env never dealt holds an empty table, which
 	// loads nowhere (bad_state).
-	dealt  []bool
-	states map[int]fuzzState // the last get_state of each env dealt
-	search *fuzzSearch       // the search waiting for evaluations
+	dealt    []bool
+	states   map[int]fuzzState           // the last get_state of each env dealt
+	searches [MaxSearchParts]*fuzzSearch // the searches waiting for evaluations, by part
 }
 
 // envRow is an env's row of a batch reply, as text to compare: what its
@@ -50,6 +50,7 @@ type fuzzState struct {
 // fuzzSearch is a search a batch holds: what it searches and the leaves it
 // waits for.
 type fuzzSearch struct {
+	part         int
 	ids          []int     // the envs searched, in order
 	roots        [][]uint8 // their masks when the search started (nil: unknown)
 	algorithm    string

@@ -82,15 +82,14 @@ func (s *fuzzSession) checkTargets(what string, action int, root []uint8, policy
 // searchReply checks a search's or an evaluate's reply: the next leaves,
 // or once done each env's result; the model holds the search meanwhile.
 func (s *fuzzSession) searchReply(r *sentRequest, m msg) {
-	b, fs := r.b, r.b.search
+	b, fs := r.b, r.search
 	if r.op == "search" {
-		fs = r.search
 		fs.ids = b.allIDs(r.ids)
 		fs.roots = b.searchRoots(fs.ids)
-	} else if fs == nil {
-		s.fail("evaluate: accepted on a batch with no search waiting")
+	} else if fs.leafEnvs == nil {
+		s.fail("evaluate: accepted on a batch with no search waiting in part %d", fs.part)
 	}
-	b.search = nil
+	b.searches[fs.part] = nil
 	done := m["done"] == true
 	if done {
 		s.searchResults(fs, b, m)
@@ -107,7 +106,7 @@ func (s *fuzzSession) searchReply(r *sentRequest, m msg) {
 	}
 	s.checkLeaves(fs, envs, mask, b.actions)
 	fs.leafEnvs, fs.leafMask = envs, mask
-	b.search = fs
+	b.searches[fs.part] = fs
 }
 
 // checkLeaves: at least one leaf, at most leaves_per_env of each env

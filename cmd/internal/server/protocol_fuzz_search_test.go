@@ -141,45 +141,70 @@ func (s *fuzzSession) genSearch(d *draw) *sentRequest {
 	ids, badIDs := d.envIDs(m, "env_ids", gen.n)
 	badSeeds := d.seedOrSeeds(m, count(ids, gen.n))
 	fs, sure, badSet := d.settings(m)
-	bad = bad || badIDs || badSeeds || badSet
+	badPart := d.part(m, fs)
+	bad = bad || badIDs || badSeeds || badSet || badPart
 	return &sentRequest{m: m, op: "search", b: b, ids: ids, search: fs, expect: expect(bad, sure)}
+}
+
+// part puts the part of a search into m: mostly 0 (left out) or 1, or
+// with bad set a part there is not.
+func (d *draw) part(m msg, fs *fuzzSearch) (bad bool) {
+	k, bad := d.choose(2, 2)
+	switch {
+	case bad:
+		m["part"] = []int{MaxSearchParts, -1}[k]
+	case k > 0:
+		m["part"], fs.part = k, k
+	}
+	return bad
 }
 
 // genEvaluate answers a waiting search's leaves, mostly on a batch that
 // has one.
 func (s *fuzzSession) genEvaluate(d *draw) *sentRequest {
 	var m msg
-	b := s.searching(d.byte())
+	b, fs := s.searching(d.byte())
 	if b != nil {
 		m = msg{"op": "evaluate", "handle": b.handle}
+		if fs.part != 0 {
+			m["part"] = fs.part
+		}
 	} else if m, b, _, _ = s.named(d, "evaluate"); m == nil {
 		return s.genMake(d)
-	}
-	fs := &fuzzSearch{}
-	if b != nil && b.search != nil {
-		fs = b.search
+	} else {
+		fs = &fuzzSearch{part: d.pick(MaxSearchParts)} // no search waits there
+		if fs.part != 0 {
+			m["part"] = fs.part
+		}
 	}
 	na := s.stub.actions
 	if b != nil {
 		na = b.actions
 	}
 	bad := evaluation(m, d, fs, na)
-	return &sentRequest{m: m, op: "evaluate", b: b, expect: expect(bad || fs.leafEnvs == nil, true)}
+	return &sentRequest{m: m, op: "evaluate", b: b, search: fs, expect: expect(bad || fs.leafEnvs == nil, true)}
 }
 
-// searching is a batch with a search waiting for evaluations (the k-th,
-// counting round them), or nil.
-func (s *fuzzSession) searching(k byte) *fuzzBatch {
-	var out []*fuzzBatch
+// searching is a search waiting for evaluations and its batch (the k-th,
+// counting round them), or nils.
+func (s *fuzzSession) searching(k byte) (*fuzzBatch, *fuzzSearch) {
+	type waiting struct {
+		b  *fuzzBatch
+		fs *fuzzSearch
+	}
+	var out []waiting
 	for _, b := range s.open() {
-		if b.search != nil {
-			out = append(out, b)
+		for _, fs := range b.searches {
+			if fs != nil {
+				out = append(out, waiting{b, fs})
+			}
 		}
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, nil
 	}
-	return out[int(k)%len(out)]
+	w := out[int(k)%len(out)]
+	return w.b, w.fs
 }
 
 // evaluation puts priors and values for fs's leaves into m: valid ones

@@ -224,7 +224,7 @@ func (s *fuzzSession) checkHeld() {
 	envs, waiting := s.h.bystander.envs, false
 	for _, b := range s.open() {
 		envs += int64(b.n)
-		waiting = waiting || b.search != nil
+		waiting = waiting || b.searches != [MaxSearchParts]*fuzzSearch{}
 	}
 	if held := s.h.srv.envs.used.Load(); held != envs {
 		s.fail("the server holds %d envs, the open batches and the bystander's %d", held, envs)
@@ -386,20 +386,23 @@ func (s *fuzzSession) makeBatch(d *draw) {
 // answers that) round after round until the search is done.
 func (s *fuzzSession) searchToDone(d *draw) {
 	s.flush()
-	b := s.searching(d.byte())
+	b, fs := s.searching(d.byte())
 	if b == nil {
 		r := s.genSearch(d)
 		s.send(r)
 		s.flush()
-		if b = r.b; b == nil {
+		if b, fs = r.b, r.search; b == nil || fs == nil {
 			return
 		}
 	}
 	rng := d.rand()
-	for round := 0; b.search != nil && round < 64; round++ {
+	for round := 0; b.searches[fs.part] == fs && round < 64; round++ {
 		m := msg{"op": "evaluate", "handle": b.handle}
-		validEvaluation(m, rng, rng.IntN(6), b.search, b.actions)
-		s.send(&sentRequest{m: m, op: "evaluate", b: b, expect: mustSucceed})
+		if fs.part != 0 {
+			m["part"] = fs.part
+		}
+		validEvaluation(m, rng, rng.IntN(6), fs, b.actions)
+		s.send(&sentRequest{m: m, op: "evaluate", b: b, search: fs, expect: mustSucceed})
 		s.flush()
 	}
 }

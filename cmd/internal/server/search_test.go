@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
@@ -146,4 +147,70 @@ func TestPlayoutSearchesHaveTheirOwnDefaults(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2.0, set.PbCInit)
 	require.NotEqual(t, bots.DefaultGuided.PbCInit, bots.PlayoutGuided.PbCInit)
+}
+
+// A batch holds a search per part: two searches of shares of its envs, their
+// round trips interleaved, end as one search of all its envs does, each
+// holding its own memory until it ends or the batch closes; a part that is
+// not 0 or 1 is bad_request.
+func TestSearchPartsInterleave(t *testing.T) {
+	srv, url := start(t, testConfig())
+	c := dial(t, url)
+	made, _ := makeBatch(t, c, 5, nil)
+	na := made.Spec.NumActions
+	// Evaluations that each leaf's observation decides, whatever its row.
+	uneven := func(r *wire.SearchReply) (*wire.Tensor, *wire.Tensor) {
+		l, width := r.LeafEnvs.Shape[0], r.Obs.Shape[1]
+		priors, values := make([]float32, l*na), make([]float32, l)
+		for j := range values {
+			row := r.Obs.Data[j*width : (j+1)*width]
+			sum := 0
+			for _, x := range row {
+				sum = sum*31 + int(x)
+			}
+			for a := range na {
+				priors[j*na+a] = float32(r.Mask.Data[j*na+a]) * float32(1+(sum+a)&7)
+			}
+			values[j] = float32(sum&7)/8 - 0.4
+		}
+		return ptrTo(wire.Float32Tensor(priors, l, na)), ptrTo(wire.Float32Tensor(values, l))
+	}
+	settings := map[string]any{"simulations": 8, "algorithm": "puct"}
+	var whole wire.SearchReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Seed: seed(2), Settings: settings}, &whole))
+	for !whole.Done {
+		priors, values := uneven(&whole)
+		require.NoError(t, c.Call(wire.Request{Op: wire.OpEvaluate, Handle: made.Handle, Priors: priors, Values: values}, &whole))
+	}
+
+	parts := [2]wire.SearchReply{}
+	for p, ids := range []wire.EnvIDs{{0, 1}, {2, 3, 4}} {
+		require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Seed: seed(2), Settings: settings,
+			EnvIDs: ids, Part: p}, &parts[p]))
+	}
+	require.Equal(t, (2+3)*bots.GuidedBytes(8, na), srv.searchMemory.used.Load(), "each part holds its own")
+	for !parts[0].Done || !parts[1].Done {
+		for p := range parts {
+			if !parts[p].Done {
+				priors, values := uneven(&parts[p])
+				require.NoError(t, c.Call(wire.Request{Op: wire.OpEvaluate, Handle: made.Handle, Part: p,
+					Priors: priors, Values: values}, &parts[p]))
+			}
+		}
+	}
+	require.Equal(t, whole.Action.Data, append(slices.Clone(parts[0].Action.Data), parts[1].Action.Data...))
+	require.Equal(t, whole.Policy.Data, append(slices.Clone(parts[0].Policy.Data), parts[1].Policy.Data...))
+	require.Zero(t, srv.searchMemory.used.Load(), "both parts ended")
+
+	var r wire.SearchReply
+	for _, part := range []int{2, -1} {
+		requireCode(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Part: part, Settings: settings}, &r), wire.CodeBadRequest)
+	}
+	requireCode(t, c.Call(wire.Request{Op: wire.OpEvaluate, Handle: made.Handle, Part: 1,
+		Priors: ptrTo(wire.Float32Tensor(nil, 0, na)), Values: ptrTo(wire.Float32Tensor(nil, 0))}, &r), wire.CodeBadRequest)
+	for p := range parts {
+		require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Settings: settings, Part: p}, &r))
+	}
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpClose, Handle: made.Handle}, &wire.CloseReply{}))
+	require.Zero(t, srv.searchMemory.used.Load(), "a close ends every part's search")
 }
