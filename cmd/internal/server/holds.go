@@ -41,6 +41,7 @@ type hold struct {
 	mu      sync.Mutex
 	g       *env.GuidedBatch // nil once ended
 	bytes   int64
+	envs    int       // searched (the owner's to read)
 	waiting time.Time // since when it waits for evaluations; zero while the server works on it
 	ended   string    // why it ended before its client saw it done
 	timer   *time.Timer

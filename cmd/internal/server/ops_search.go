@@ -50,6 +50,10 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		return nil, wire.Errorf(wire.CodeLimit, "an evaluate of %d leaves would be %d bytes, more than max_message_bytes %d: search fewer envs at a time",
 			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
 	}
+	if searched := n + b.otherPartsEnvs(part); searched > b.v.Len() {
+		return nil, wire.Errorf(wire.CodeLimit, "the batch's searches would search %d envs in all, more than its %d: "+
+			"its parts must share its envs (a leaf row is counted once per env)", searched, b.v.Len())
+	}
 	if err := b.v.CheckGuided(req.EnvIDs, seeds); err != nil {
 		return nil, envError(err) // the batch's search, if any, waits on
 	}
@@ -66,8 +70,22 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		h.release()
 		return nil, envError(err)
 	}
-	b.holds[part] = h
+	h.envs, b.holds[part] = n, h
 	return c.searchReply(b, part, g, req.ID), nil
+}
+
+// otherPartsEnvs counts the envs searched by b's searches in parts other
+// than part that still wait for their evaluations: with this part's, at
+// most the batch's envs, so that the leaves' rows stay within the replies'
+// worth of envs a batch is counted for (MaxLeavesPerEnv).
+func (b *batch) otherPartsEnvs(part int) int {
+	n := 0
+	for p, h := range b.holds {
+		if p != part && h != nil && h.isWaiting() {
+			n += h.envs
+		}
+	}
+	return n
 }
 
 // searchPart is the part a search or evaluate is for.

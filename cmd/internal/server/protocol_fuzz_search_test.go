@@ -142,8 +142,19 @@ func (s *fuzzSession) genSearch(d *draw) *sentRequest {
 	badSeeds := d.seedOrSeeds(m, count(ids, gen.n))
 	fs, sure, badSet := d.settings(m)
 	badPart := d.part(m, fs)
-	bad = bad || badIDs || badSeeds || badSet || badPart
+	bad = bad || badIDs || badSeeds || badSet || badPart || b != nil && b.overSearched(fs.part, count(ids, gen.n))
 	return &sentRequest{m: m, op: "search", b: b, ids: ids, search: fs, expect: expect(bad, sure)}
+}
+
+// overSearched reports that a search of n envs in part, with the searches
+// of the batch's other parts, would search more envs than the batch has.
+func (b *fuzzBatch) overSearched(part, n int) bool {
+	for p, fs := range b.searches {
+		if p != part && fs != nil {
+			n += len(fs.ids)
+		}
+	}
+	return n > b.n
 }
 
 // part puts the part of a search into m: mostly 0 (left out) or 1, or

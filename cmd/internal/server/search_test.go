@@ -208,9 +208,12 @@ func TestSearchPartsInterleave(t *testing.T) {
 	}
 	requireCode(t, c.Call(wire.Request{Op: wire.OpEvaluate, Handle: made.Handle, Part: 1,
 		Priors: ptrTo(wire.Float32Tensor(nil, 0, na)), Values: ptrTo(wire.Float32Tensor(nil, 0))}, &r), wire.CodeBadRequest)
-	for p := range parts {
-		require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Settings: settings, Part: p}, &r))
-	}
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Settings: settings, Part: 0,
+		EnvIDs: wire.EnvIDs{0, 1, 2}}, &r))
+	requireCode(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Settings: settings, Part: 1,
+		EnvIDs: wire.EnvIDs{2, 3, 4}}, &r), wire.CodeLimit) // 6 envs searched of 5: a leaf row per env is what a batch holds
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Settings: settings, Part: 1,
+		EnvIDs: wire.EnvIDs{3, 4}}, &r))
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpClose, Handle: made.Handle}, &wire.CloseReply{}))
 	require.Zero(t, srv.searchMemory.used.Load(), "a close ends every part's search")
 }
