@@ -16,6 +16,10 @@ func TestMemoryPerEnvBoundsWhatMakeAllocates(t *testing.T) {
 	for _, id := range env.IDs() {
 		for _, opts := range []env.Options{nil, {"obs_dtype": "float32", "autoreset": "same_step"}, {"mode": "vs_bots", "bots": "greedy"}} {
 			var before, after runtime.MemStats
+			// Twice: the first GC moves the sync.Pools' contents (search
+			// trees other tests left) to their victim caches, the second
+			// frees them, so that they cannot vanish between the readings.
+			runtime.GC()
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			v, err := env.Make(id, n, opts, 1, nil)
