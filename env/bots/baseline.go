@@ -81,9 +81,8 @@ func (b *NetBot[S, G]) Act(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool, polic
 	if bot.Simulations == 0 {
 		return b.argmax(e, s), 0
 	}
-	legal := G(s).LegalSet()
-	if policy == nil && bitset.Len(legal[:]) == 1 {
-		return bitset.Nth(legal[:], 0), 0 // forced: nothing to search
+	if action, ok := forced[S, G](s, policy); ok {
+		return action, 0
 	}
 	return b.search(e, int(bot.Simulations), r.Uint64(), s, stop, policy)
 }
@@ -137,6 +136,16 @@ func (b *NetBot[S, G]) search(e *evaluation, simulations int, seed uint64, s *S,
 			return m.Result(policy) // the batch is closing: nobody reads the answer
 		}
 	}
+}
+
+// forced is the only legal action of s, when a search need not run for it:
+// there is one, and no policy (targets) is asked for.
+func forced[S any, G Game[S]](s *S, policy []float32) (int, bool) {
+	legal := G(s).LegalSet()
+	if policy != nil || bitset.Len(legal[:]) != 1 {
+		return 0, false
+	}
+	return bitset.Nth(legal[:], 0), true
 }
 
 // softmax writes the softmax of logits over the legal actions (mask) into

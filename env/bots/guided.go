@@ -89,8 +89,8 @@ type selection interface {
 // and returns its root value too. A forced move is not searched unless
 // policy asks for targets.
 func (g *Guides[S, G]) Play(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool, policy []float32) (action int, value float32) {
-	if legal := G(s).LegalSet(); policy == nil && bitset.Len(legal[:]) == 1 {
-		return bitset.Nth(legal[:], 0), 0
+	if action, ok := forced[S, G](s, policy); ok {
+		return action, 0
 	}
 	m := g.Start(set, s, seed, stop, nil)
 	defer m.Release()

@@ -92,11 +92,8 @@ var ErrBadBot = errors.New("bad bot")
 // many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
 	if n, ok := strings.CutPrefix(name, baselineSearch); ok {
-		sims, err := strconv.Atoi(n)
-		if err != nil || sims < 1 || sims > MaxSimulations {
-			return Spec{}, fmt.Errorf("%w: %q: want %sN, N simulations in [1, %d]", ErrBadBot, name, baselineSearch, MaxSimulations)
-		}
-		return Spec{Kind: Baseline, Simulations: int32(sims)}, nil
+		sims, err := simulations(name, n, baselineSearch+"N")
+		return Spec{Kind: Baseline, Simulations: sims}, err
 	}
 	kindName, settings, hasSettings := strings.Cut(name, ":")
 	for k, n := range Names {
@@ -131,17 +128,25 @@ func Parse(name string) (Spec, error) {
 
 // guidedSpec completes the Spec of a gumbel or puct bot, alone or with its
 // simulations ("gumbel:1000").
-func guidedSpec(spec Spec, name, simulations string, hasSimulations bool) (Spec, error) {
+func guidedSpec(spec Spec, name, text string, hasSimulations bool) (Spec, error) {
 	spec.Simulations = int32(PlayoutGuided.Simulations)
 	if !hasSimulations {
 		return spec, nil
 	}
-	n, err := strconv.Atoi(simulations)
+	var err error
+	spec.Simulations, err = simulations(name, text, spec.Kind.String()+":N")
+	return spec, err
+}
+
+// simulations reads the simulations of a bot's name from text, refusing
+// what is not a number in [1, MaxSimulations] as not a name of the form
+// want.
+func simulations(name, text, want string) (int32, error) {
+	n, err := strconv.Atoi(text)
 	if err != nil || n < 1 || n > MaxSimulations {
-		return Spec{}, fmt.Errorf("%w: %q: want %s:N, N simulations in [1, %d]", ErrBadBot, name, spec.Kind, MaxSimulations)
+		return 0, fmt.Errorf("%w: %q: want %s, N simulations in [1, %d]", ErrBadBot, name, want, MaxSimulations)
 	}
-	spec.Simulations = int32(n)
-	return spec, nil
+	return int32(n), nil
 }
 
 func (s *Settings) parse(text string) error {
