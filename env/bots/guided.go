@@ -1,6 +1,8 @@
 package bots
 
 import (
+	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -100,11 +102,13 @@ func (g *Guides[S, G]) Play(set GuidedSettings, s *S, seed uint64, stop *atomic.
 	return m.Result(policy)
 }
 
-// leaf is an evaluation asked for: its node, its seat to play, and its
-// path, steps[from:to] of paths.
+// leaf is an evaluation asked for: its node, its seat to play, how many
+// children it was given (its legal actions), and its path, steps[from:to]
+// of paths.
 type leaf struct {
 	node     int32
 	seat     int8
+	children int16
 	from, to int32
 }
 
@@ -121,10 +125,10 @@ func (q *leafQueue) reset() { q.leaves, q.paths, q.head = q.leaves[:0], q.paths[
 // out is how many leaves are waiting for their evaluation.
 func (q *leafQueue) out() int { return len(q.leaves) - q.head }
 
-func (q *leafQueue) push(node int32, seat int, path []step) {
+func (q *leafQueue) push(node int32, seat, children int, path []step) {
 	from := int32(len(q.paths))
 	q.paths = append(q.paths, path...)
-	q.leaves = append(q.leaves, leaf{node: node, seat: int8(seat), from: from, to: int32(len(q.paths))})
+	q.leaves = append(q.leaves, leaf{node: node, seat: int8(seat), children: int16(children), from: from, to: int32(len(q.paths))})
 }
 
 // pop takes the oldest leaf out, with its path (valid until the next push).
@@ -148,7 +152,6 @@ type walk[S any] struct {
 	path      []step // root first
 	legal     []int
 	legalBits Actions // legal, as a set
-	seenBits  Actions // the actions of a node's children
 	kids      []int32 // the node's children legal in this deal
 }
 
@@ -257,14 +260,12 @@ func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 	w := &m.walk
 	seat := G(&w.game).ToPlay()
 	m.readLegal(&w.game)
-	for _, a := range w.legal {
-		m.tree.addChild(at, a, 0)
-	}
+	m.tree.addChildren(at, w.legal)
 	m.tree.nodes[at].state, m.tree.nodes[at].seat = waiting, int8(seat)
 	if at != 0 {
 		m.started++
 	}
-	m.queue.push(at, seat, w.path)
+	m.queue.push(at, seat, len(w.legal), w.path)
 	m.tree.visit(w.path, m.set.LeavesPerEnv > 1)
 	if !m.set.Playouts {
 		m.observe(obs, &w.game, seat)
@@ -274,7 +275,7 @@ func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 
 func (m *guided[S, G]) Expand(priors []float32, value float32) {
 	l := m.queue.oldest()
-	m.tree.setPriors(l.node, priors)
+	m.tree.setPriors(l.node, int(l.children), priors)
 	m.answer(value, m.seatValues(int(l.seat), value))
 }
 
@@ -282,7 +283,7 @@ func (m *guided[S, G]) Expand(priors []float32, value float32) {
 // over its legal actions and the value of a greedy playout from it.
 func (m *guided[S, G]) evaluateByPlayout() {
 	l := m.queue.oldest()
-	m.tree.uniformPriors(l.node)
+	m.tree.uniformPriors(l.node, int(l.children))
 	values := m.outcomeValues(m.playOut())
 	m.answer(values[l.seat], values)
 }
@@ -310,26 +311,41 @@ func (m *guided[S, G]) readLegal(s *S) {
 // legalKids reads what is legal in the deal at hand and returns at's
 // children legal in it, in child order. An action legal in this deal and
 // not in the one at was evaluated in (a card the redeal put on the market)
-// first gets a child, with the mean prior of at's children.
+// first gets a child, with the mean prior of at's children; such children
+// come first (addChild puts a child first).
 func (m *guided[S, G]) legalKids(at int32) []int32 {
 	w, t := &m.walk, &m.tree
-	m.readLegal(&w.game)
-	w.seenBits = Actions{}
+	w.legalBits = G(&w.game).LegalSet()
+	var seen Actions
 	children := 0
+	w.kids = w.kids[:0]
 	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
-		bitset.Add(w.seenBits[:], int(t.nodes[c].action))
+		a := int(t.nodes[c].action)
+		bitset.Add(seen[:], a)
 		children++
-	}
-	for _, a := range w.legal {
-		if !bitset.Has(w.seenBits[:], a) {
-			t.addChild(at, a, 1/float32(children))
+		if bitset.Has(w.legalBits[:], a) {
+			w.kids = append(w.kids, c)
 		}
 	}
-	return m.kids(at)
+	added := 0
+	for i := range seen {
+		for unseen := w.legalBits[i] &^ seen[i]; unseen != 0; unseen &= unseen - 1 {
+			t.addChild(at, i<<6+bits.TrailingZeros64(unseen), 1/float32(children))
+			added++
+		}
+	}
+	if added > 0 { // the new children, newest first, then the others
+		n := len(w.kids)
+		w.kids = slices.Grow(w.kids, added)[:n+added]
+		copy(w.kids[added:], w.kids[:n])
+		for k := range added {
+			w.kids[k] = t.nodes[at].child - int32(k)
+		}
+	}
+	return w.kids
 }
 
-// kids are at's children whose actions readLegal found legal, in child
-// order.
+// kids are at's children whose actions are in w.legalBits, in child order.
 func (m *guided[S, G]) kids(at int32) []int32 {
 	w, t := &m.walk, &m.tree
 	w.kids = w.kids[:0]

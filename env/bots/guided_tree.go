@@ -47,26 +47,38 @@ func (t *gtree) addChild(at int32, action int, prior float32) {
 	t.nodes[at].child = i
 }
 
-// setPriors gives at's children their share of priors (a row over the
-// whole action space), normalized over them.
-func (t *gtree) setPriors(at int32, priors []float32) {
-	sum := float64(0)
-	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
-		sum += float64(priors[t.nodes[c].action])
-	}
-	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
-		t.nodes[c].prior = float32(float64(priors[t.nodes[c].action]) / sum)
+// addChildren gives at, which has no children, one per action: they are
+// the last len(actions) nodes, in child order from the last.
+func (t *gtree) addChildren(at int32, actions []int) {
+	for _, a := range actions {
+		t.addChild(at, a, 0)
 	}
 }
 
-// uniformPriors gives at's children equal priors.
-func (t *gtree) uniformPriors(at int32) {
-	children := float32(0)
-	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
-		children++
+// children are the n children addChildren gave at, last node first as in
+// child order (a leaf's children until it is expanded).
+func (t *gtree) children(at int32, n int) []gnode {
+	last := t.nodes[at].child
+	return t.nodes[last+1-int32(n) : last+1]
+}
+
+// setPriors gives at's n children (addChildren's) their share of priors (a
+// row over the whole action space), normalized over them; summed in child
+// order.
+func (t *gtree) setPriors(at int32, n int, priors []float32) {
+	kids, sum := t.children(at, n), float64(0)
+	for i := n - 1; i >= 0; i-- {
+		sum += float64(priors[kids[i].action])
 	}
-	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
-		t.nodes[c].prior = 1 / children
+	for i := range kids {
+		kids[i].prior = float32(float64(priors[kids[i].action]) / sum)
+	}
+}
+
+// uniformPriors gives at's n children (addChildren's) equal priors.
+func (t *gtree) uniformPriors(at int32, n int) {
+	for i, kids := 0, t.children(at, n); i < n; i++ {
+		kids[i].prior = 1 / float32(n)
 	}
 }
 

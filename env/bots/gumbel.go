@@ -20,17 +20,24 @@ import (
 // logits + σ(q̂).
 type gumbelMuZero struct {
 	set        *GuidedSettings
-	noise      []float64 // the root's Gumbel noise per child, by node index − 1 (the root's children are nodes 1…L)
+	gLogits    []float64 // the root's g + logits − max logit per child, by node index − 1 (the root's children are nodes 1…L): fixed once the root is evaluated
 	considered []int32   // sequential halving's visit count to consider, per simulation
 	scores     []float64 // per kid of the node being scored
 }
 
-// rootEvaluated draws the root's noise and its halving schedule.
+// rootEvaluated draws the root's noise and its halving schedule, and adds
+// the noise to the root's logits once for every simulation to come.
 func (g *gumbelMuZero) rootEvaluated(t *gtree, r *rng.Rand) {
 	kids := len(t.nodes) - 1
-	g.noise = g.noise[:0]
-	for range kids {
-		g.noise = append(g.noise, g.set.GumbelScale*gumbel(r))
+	g.gLogits = g.gLogits[:0]
+	maxLogit := math.Inf(-1)
+	for c := range int32(kids) {
+		logit := logit(t.nodes[c+1].prior)
+		g.gLogits = append(g.gLogits, g.set.GumbelScale*gumbel(r)+logit)
+		maxLogit = max(maxLogit, logit)
+	}
+	for c := range g.gLogits {
+		g.gLogits[c] -= maxLogit
 	}
 	g.considered = halving(g.considered[:0], min(g.set.MaxNumConsideredActions, kids), g.set.Simulations)
 }
@@ -91,15 +98,10 @@ func (g *gumbelMuZero) chooseAtRoot(t *gtree, kids []int32) int32 {
 // among those considered: those with visits visits.
 func (g *gumbelMuZero) bestConsidered(t *gtree, kids []int32, visits uint32) int32 {
 	g.scores = completedByMixValue(t, 0, kids, g.set.MaxvisitInit, g.set.ValueScale, g.scores)
-	maxLogit := math.Inf(-1)
-	for _, c := range kids {
-		maxLogit = math.Max(maxLogit, logit(t.nodes[c].prior))
-	}
 	best, bestScore := kids[0], math.Inf(-1)
 	for k, c := range kids {
-		n := &t.nodes[c]
-		score := math.Max(-1e9, g.noise[c-1]+logit(n.prior)-maxLogit+g.scores[k])
-		if n.visits == visits && score > bestScore {
+		score := max(-1e9, g.gLogits[c-1]+g.scores[k])
+		if t.nodes[c].visits == visits && score > bestScore {
 			best, bestScore = c, score
 		}
 	}
@@ -112,7 +114,7 @@ func (g *gumbelMuZero) improved(t *gtree, at int32, kids []int32) []float64 {
 	top := math.Inf(-1)
 	for k, c := range kids {
 		pi[k] += logit(t.nodes[c].prior)
-		top = math.Max(top, pi[k])
+		top = max(top, pi[k])
 	}
 	sum := 0.0
 	for i, x := range pi {

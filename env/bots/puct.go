@@ -27,7 +27,7 @@ func (p *puct) choose(t *gtree, at int32, kids []int32) int32 {
 	for _, c := range kids {
 		priors += float64(t.nodes[c].prior)
 	}
-	priors = math.Max(priors, tinyPrior)
+	priors = max(priors, tinyPrior)
 	best, bestScore, bestPrior := int32(0), math.Inf(-1), float32(0)
 	for k, c := range kids {
 		child := &t.nodes[c]
@@ -57,7 +57,7 @@ func (p *puct) rootEvaluated(t *gtree, r *rng.Rand) {
 	k := 0
 	for c := t.nodes[0].child; c != 0; c = t.nodes[c].sibling {
 		n := &t.nodes[c]
-		n.prior = float32((1-f)*float64(n.prior) + f*p.noise[k]/math.Max(sum, tinyPrior))
+		n.prior = float32((1-f)*float64(n.prior) + f*p.noise[k]/max(sum, tinyPrior))
 		k++
 	}
 }

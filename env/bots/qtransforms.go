@@ -15,14 +15,14 @@ func byParentAndSiblings(t *gtree, at int32, kids []int32, out []float64) []floa
 	hi := lo
 	for _, c := range kids {
 		if t.nodes[c].visits > 0 {
-			lo, hi = math.Min(lo, t.q(c)), math.Max(hi, t.q(c))
+			lo, hi = min(lo, t.q(c)), max(hi, t.q(c))
 		}
 	}
 	out = out[:0]
 	for _, c := range kids {
 		q := 0.0
 		if t.nodes[c].visits > 0 {
-			q = (t.q(c) - lo) / math.Max(hi-lo, 1e-8)
+			q = (t.q(c) - lo) / max(hi-lo, 1e-8)
 		}
 		out = append(out, q)
 	}
@@ -38,9 +38,9 @@ func completedByMixValue(t *gtree, at int32, kids []int32, maxvisitInit, valueSc
 	for _, c := range kids {
 		n := &t.nodes[c]
 		visits += float64(n.visits)
-		maxVisits = math.Max(maxVisits, float64(n.visits))
+		maxVisits = max(maxVisits, float64(n.visits))
 		if n.visits > 0 {
-			p := math.Max(float64(n.prior), tinyPrior)
+			p := max(float64(n.prior), tinyPrior)
 			sumP += p
 			weighted += p * t.q(c)
 		}
@@ -57,16 +57,16 @@ func completedByMixValue(t *gtree, at int32, kids []int32, maxvisitInit, valueSc
 			q = t.q(c)
 		}
 		out = append(out, q)
-		lo, hi = math.Min(lo, q), math.Max(hi, q)
+		lo, hi = min(lo, q), max(hi, q)
 	}
 	scale := (maxvisitInit + maxVisits) * valueScale
 	for i, q := range out {
-		out[i] = scale * (q - lo) / math.Max(hi-lo, 1e-8)
+		out[i] = scale * (q - lo) / max(hi-lo, 1e-8)
 	}
 	return out
 }
 
 // logit is a prior as a logit, finite for a zero prior.
-func logit(p float32) float64 { return math.Log(math.Max(float64(p), tinyPrior)) }
+func logit(p float32) float64 { return math.Log(max(float64(p), tinyPrior)) }
 
 const tinyPrior = 1e-30
