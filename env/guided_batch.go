@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/splendor-rl/splendor/env/bots"
 )
@@ -43,6 +44,8 @@ type GuidedBatch struct {
 	LeafObs    []uint8   // [L, obs]
 	LeafObsF32 []float32 // the same, for float32 envs
 	LeafMask   []uint8   // [L, actions]
+	Legal      int       // the leaves' legal actions in all: the ones of LeafMask
+	dense      []float32 // EvaluateLegal's priors over the whole action space
 	// The results, row k for ids[k]: Policy [K, actions], Value [K],
 	// Action [K] (−1, zeros, 0 for an env whose episode is over).
 	Policy []float32
@@ -124,6 +127,42 @@ func (b *GuidedBatch) Evaluate(priors, values []float32) error {
 		}
 	}
 	return b.advance(false, priors, values)
+}
+
+// EvaluateLegal is Evaluate with each leaf's priors of its legal actions
+// only: Legal of them, leaf after leaf, in action order.
+func (b *GuidedBatch) EvaluateLegal(legal, values []float32) error {
+	if len(legal) != b.Legal {
+		return fmt.Errorf("%w: want the priors of the leaves' %d legal actions, got %d", ErrBadShape, b.Legal, len(legal))
+	}
+	b.dense = slices.Grow(b.dense[:0], len(b.LeafMask))[:len(b.LeafMask)]
+	k := 0
+	for i, m := range b.LeafMask {
+		b.dense[i] = 0
+		if m == 1 {
+			b.dense[i] = legal[k]
+			k++
+		}
+	}
+	return b.Evaluate(b.dense, values)
+}
+
+// PackedMasks appends the leaves' masks as bits to dst: row j is
+// ⌈actions/8⌉ bytes, action a its byte a/8's bit a%8 (numpy's unpackbits
+// with bitorder "little").
+func (b *GuidedBatch) PackedMasks(dst []uint8) []uint8 {
+	na := b.v.Spec.NumActions
+	for j := range len(b.LeafEnvs) {
+		row := b.LeafMask[j*na : (j+1)*na]
+		for lo := 0; lo < na; lo += 8 {
+			var bits uint8
+			for i, m := range row[lo:min(lo+8, na)] {
+				bits |= m << i
+			}
+			dst = append(dst, bits)
+		}
+	}
+	return dst
 }
 
 // checkEvaluation refuses one leaf's bad evaluation.

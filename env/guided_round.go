@@ -1,5 +1,7 @@
 package env
 
+import "bytes"
+
 import "github.com/splendor-rl/splendor/env/bots"
 
 // A round of a GuidedBatch: each env's search takes the evaluations of its
@@ -82,6 +84,7 @@ func (b *GuidedBatch) gather() {
 			b.LeafMask = append(b.LeafMask, b.slotMask[slot*na:(slot+1)*na]...)
 		}
 	}
+	b.Legal = bytes.Count(b.LeafMask, []byte{1})
 	if b.v.Spec.ObsDtype == Float32 {
 		b.LeafObsF32 = b.LeafObsF32[:0]
 		for _, x := range b.LeafObs {

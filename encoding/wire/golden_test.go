@@ -76,12 +76,20 @@ var goldenFrames = map[string]any{
 	"search_request": &Request{ID: 14, Op: OpSearch, Handle: 1, Seed: seedPtr(5),
 		Settings: map[string]any{"algorithm": "gumbel", "simulations": 8}},
 	"search_reply": &SearchReply{ID: 14, LeafEnvs: Int32Tensor([]int32{0}, 1), Obs: Uint8Tensor([]uint8{1, 2, 3}, 1, 3),
-		Mask: Uint8Tensor([]uint8{1, 1}, 1, 2)},
+		Mask: ptr(Uint8Tensor([]uint8{1, 1}, 1, 2))},
 	"evaluate_request": &Request{ID: 15, Op: OpEvaluate, Handle: 1, Priors: ptr(Float32Tensor([]float32{0.25, 0.75}, 1, 2)),
 		Values: ptr(Float32Tensor([]float32{0.5}, 1))},
 	"search_done_reply": &SearchReply{ID: 15, Done: true, LeafEnvs: Int32Tensor(nil, 0), Obs: Uint8Tensor(nil, 0, 3),
-		Mask: Uint8Tensor(nil, 0, 2), Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)),
+		Mask: ptr(Uint8Tensor(nil, 0, 2)), Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)),
 		Value: ptr(Float32Tensor([]float32{0.5, 0}, 2)), Action: ptr(Int32Tensor([]int32{1, -1}, 2))},
+	// The same search packed (10 actions): the leaf's mask as bits (actions 0, 3 and 9 legal), the priors of
+	// those three only.
+	"search_packed_request": &Request{ID: 14, Op: OpSearch, Handle: 1, Seed: seedPtr(5), Packed: true,
+		Settings: map[string]any{"algorithm": "gumbel", "simulations": 8}},
+	"search_packed_reply": &SearchReply{ID: 14, LeafEnvs: Int32Tensor([]int32{0}, 1), Obs: Uint8Tensor([]uint8{1, 2, 3}, 1, 3),
+		MaskBits: ptr(Uint8Tensor([]uint8{0b1001, 0b10}, 1, 2))},
+	"evaluate_legal_request": &Request{ID: 15, Op: OpEvaluate, Handle: 1, LegalPriors: ptr(Float32Tensor([]float32{0.5, 0.25, 0.25}, 3)),
+		Values: ptr(Float32Tensor([]float32{0.5}, 1))},
 
 	// The view op: seat 1's view of env 0, cut down to a few of its fields.
 	"view_request": &Request{ID: 11, Op: OpView, Handle: 1, EnvIDs: EnvIDs{0}, Seat: ptr(1)},

@@ -13,7 +13,7 @@ import "math"
 var integerFields = map[string]bool{"id": true, "handle": true, "num_envs": false, "seat": false, "part": false}
 
 // tensorFields are the request's tensors, whose shapes are ints.
-var tensorFields = map[string]bool{"actions": true, "priors": true, "values": true}
+var tensorFields = map[string]bool{"actions": true, "priors": true, "legal_priors": true, "values": true}
 
 // checkIntegers returns the first field of the request map frame (which
 // scan has let through) whose integer its Go field would wrap, with the

@@ -44,11 +44,17 @@ type Request struct {
 	// Settings are a search's (PROTOCOL.md §3, search).
 	Settings map[string]any `msgpack:"settings,omitempty"` // search
 	Priors   *Tensor        `msgpack:"priors,omitempty"`   // evaluate: [L, actions] float32
-	Values   *Tensor        `msgpack:"values,omitempty"`   // evaluate: [L] float32
+	// LegalPriors are the priors of the leaves' legal actions only, leaf
+	// after leaf in action order: an evaluate of a packed search.
+	LegalPriors *Tensor `msgpack:"legal_priors,omitempty"` // evaluate: [legal] float32
+	Values      *Tensor `msgpack:"values,omitempty"`       // evaluate: [L] float32
 	// Part is which of a batch's searches a search or evaluate is for
 	// (0…MaxSearchParts−1): a client evaluates one's leaves while the
 	// server advances another's.
 	Part int `msgpack:"part,omitempty"` // search, evaluate
+	// Packed asks for a search whose replies carry the leaves' masks as
+	// bits (mask_bits) and whose evaluates carry legal_priors.
+	Packed bool `msgpack:"packed,omitempty"` // search
 	// Seat is whose view a view shows; in reset and step, the seat the reply
 	// is for: rows where another seat is to play carry no observation.
 	Seat *int `msgpack:"seat,omitempty"` // view, reset, step
@@ -157,11 +163,12 @@ type ActionsReply struct {
 // SearchReply answers search and evaluate: the leaves to evaluate next,
 // or once done (no leaf left) each env's result.
 type SearchReply struct {
-	ID       uint64 `msgpack:"id"`
-	Done     bool   `msgpack:"done"`
-	LeafEnvs Tensor `msgpack:"leaf_envs"` // [L] int32: the env of each leaf
-	Obs      Tensor `msgpack:"obs"`       // [L, obs] obs_dtype: the leaf's seat to play's observation
-	Mask     Tensor `msgpack:"mask"`      // [L, actions] uint8
+	ID       uint64  `msgpack:"id"`
+	Done     bool    `msgpack:"done"`
+	LeafEnvs Tensor  `msgpack:"leaf_envs"`           // [L] int32: the env of each leaf
+	Obs      Tensor  `msgpack:"obs"`                 // [L, obs] obs_dtype: the leaf's seat to play's observation
+	Mask     *Tensor `msgpack:"mask,omitempty"`      // [L, actions] uint8, unless packed
+	MaskBits *Tensor `msgpack:"mask_bits,omitempty"` // packed: [L, ⌈actions/8⌉] uint8, action a bit a%8 of byte a/8
 	// Done only, row k for the k-th env searched.
 	Policy *Tensor `msgpack:"policy,omitempty"` // [K, actions] float32: the improved policy
 	Value  *Tensor `msgpack:"value,omitempty"`  // [K] float32: the root's value for its seat to play
@@ -203,8 +210,8 @@ var opFields = map[string][]string{
 	OpFork:        {"handle", "src", "dst"},
 	OpBotActions:  {"handle", "env_ids", "bot", "seed", "seeds", "targets"},
 	OpView:        {"handle", "env_ids", "seat"},
-	OpSearch:      {"handle", "env_ids", "seed", "seeds", "settings", "part"},
-	OpEvaluate:    {"handle", "priors", "values", "part"},
+	OpSearch:      {"handle", "env_ids", "seed", "seeds", "settings", "part", "packed"},
+	OpEvaluate:    {"handle", "priors", "legal_priors", "values", "part"},
 }
 
 // checkFields refuses a field the request's op does not read (reset with
@@ -250,5 +257,7 @@ func (r *Request) setFields() []string {
 	add("values", r.Values != nil)
 	add("seat", r.Seat != nil)
 	add("part", r.Part != 0)
+	add("legal_priors", r.LegalPriors != nil)
+	add("packed", r.Packed)
 	return set
 }

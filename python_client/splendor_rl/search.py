@@ -5,7 +5,7 @@ information (deck order, others' blind reserves): it is for search and tools, ne
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -57,11 +57,13 @@ def search_settings(evaluate: Evaluator | None, simulations: int, algorithm: str
 @dataclass
 class SearchLeg:
     """One batch's share of a guided search that may span several batches (a `ShardedVectorEnv`'s shards, each on
-    its own server): the connection and handle its requests go to, its `search` request's fields, and `refused`,
-    which turns its refusal of an `evaluate` whose rows for its leaves start at `row` into the error to raise."""
+    its own server): the connection and handle its requests go to, its `search` request's fields, its env's
+    number of actions, and `refused`, which turns its refusal of an `evaluate` whose rows for its leaves start at
+    `row` into the error to raise."""
     connection: Any
     handle: int
     request: dict
+    actions: int
     refused: Callable[[SplendorError, int], Exception] = lambda exc, row: exc
 
 
@@ -78,10 +80,12 @@ def run_search(legs: Sequence[SearchLeg], evaluate: Evaluator | None, parts: int
     searched in two halves, the batch's search parts 0 and 1 (PROTOCOL.md §3, search), which take turns: one
     half's evaluations are sent before the other's leaves are evaluated, so the server advances one half while
     `evaluate` answers the other. An env's search is the same either way (its seed and its leaves' evaluations
-    decide it); only the network's batches are smaller. On a failure every reply sent for is read before it is
-    raised, so that every connection stays in step: the first leg's failure."""
+    decide it); only the network's batches are smaller. The searches are packed (PROTOCOL.md §3, search): masks
+    come as bits and only the legal actions' priors go back. On a failure every reply sent for is read before it
+    is raised, so that every connection stays in step: the first leg's failure."""
     pieces: list[list[Piece]] = [[] for _ in range(parts)]
     for k, leg in enumerate(legs):
+        leg = replace(leg, request={**leg.request, "packed": True})
         for p, sub in enumerate(split(leg, parts if evaluate is not None else 1)):
             pieces[p].append(Piece(k, p, sub))
     results: list[dict[int, SearchResult]] = [{} for _ in legs]  # by part
@@ -130,7 +134,7 @@ def split(leg: SearchLeg, parts: int) -> list[SearchLeg]:
             request["seeds"] = request["seeds"][lo:hi]
         if p:
             request["part"] = p
-        legs.append(SearchLeg(leg.connection, leg.handle, request, leg.refused))
+        legs.append(replace(leg, request=request))
     return legs
 
 
@@ -184,18 +188,26 @@ def drain(flights: deque[Flight]) -> None:
 
 def answer(waiting: list[tuple[Piece, dict]], evaluate: Evaluator) -> Flight:
     """One call of `evaluate` for every waiting piece's leaves (one after another), and each piece's rows sent back
-    in an `evaluate` for its part."""
-    masks = [to_numpy(reply["mask"]).astype(bool) for _, reply in waiting]
+    in an `evaluate` for its part: the priors of the leaves' legal actions."""
+    masks = [unpacked(reply, piece.leg.actions) for piece, reply in waiting]
     obs = joined([to_numpy(reply["obs"]) for _, reply in waiting])
-    priors, values = evaluations(evaluate, obs, joined(masks))
+    mask = joined(masks)
+    priors, values = evaluations(evaluate, obs, mask)
     rows = np.cumsum([0, *map(len, masks)]).tolist()
     answers = []
     for (piece, _), lo, hi in zip(waiting, rows, rows[1:]):
-        fields = {"priors": from_numpy(priors[lo:hi], "float32"), "values": from_numpy(values[lo:hi], "float32")}
+        fields = {"legal_priors": from_numpy(priors[lo:hi][mask[lo:hi]], "float32"),
+                  "values": from_numpy(values[lo:hi], "float32")}
         if piece.part:
             fields["part"] = piece.part
         answers.append(fields)
     return post([piece for piece, _ in waiting], "evaluate", answers, rows[:-1])
+
+
+def unpacked(reply: dict, actions: int) -> np.ndarray:
+    """A packed search reply's masks, bool `[L, actions]`."""
+    bits = to_numpy(reply["mask_bits"])
+    return np.unpackbits(bits, axis=1, count=actions, bitorder="little").view(bool)
 
 
 def joined(arrays: list[np.ndarray]) -> np.ndarray:
@@ -280,7 +292,8 @@ class SearchOps:
         fields: dict[str, Any] = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
         ids = _ids(env_ids) if env_ids is not None or parts == 1 else list(range(self.num_envs))
         request = {"env_ids": ids, "settings": search_settings(evaluate, simulations, algorithm, settings), **fields}
-        return run_search([SearchLeg(self.connection, self.handle, request)], evaluate, check_parts(parts))[0]
+        leg = SearchLeg(self.connection, self.handle, request, self.single_action_space.n)
+        return run_search([leg], evaluate, check_parts(parts))[0]
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:
         """Each env's table for people (PROTOCOL.md §3, view): `(views, boards)`, a view being a dict in the state

@@ -201,7 +201,8 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
             shard = self.shards[k]
             shard._check_open()
             request = {"env_ids": local, "seeds": [seeds[p] for p in at], "settings": settings}
-            legs.append(SearchLeg(shard.connection, shard.handle, request, partial(self._search_refusal, k)))
+            legs.append(SearchLeg(shard.connection, shard.handle, request, self.single_action_space.n,
+                                  partial(self._search_refusal, k)))
         searched = run_search(legs, evaluate, check_parts(parts))
         n = len(ids)
         result = SearchResult(np.zeros((n, self.single_action_space.n), np.float32), np.zeros(n, np.float32),

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import splendor_rl
+from splendor_rl.codec import from_numpy, to_numpy
 from splendor_rl.errors import BadState
 
 
@@ -138,6 +139,31 @@ def test_a_pipelined_search_is_the_same_search(url, algorithm):
         envs.search(lambda obs, mask: (-mask.astype(np.float32), np.zeros(len(mask))), simulations=2)
     np.testing.assert_array_equal(envs.search(evaluate, simulations=12, seed=3, algorithm=algorithm).action,
                                   whole.action)
+    envs.close()
+
+
+@pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
+def test_the_clients_packed_search_is_the_whole_rows_search(url, env_id):
+    """The client packs its searches (mask bits in, the legal actions' priors out): the same leaves reach the
+    evaluator, and the results are those of a search driven by hand over the raw protocol with whole rows."""
+    envs = splendor_rl.make_vec(env_id, num_envs=4, seed=9, url=url)
+    envs.reset()
+    log: list = []
+    evaluate = fixed_evaluator(envs.single_action_space.n, log)
+    packed = envs.search(evaluate, simulations=10, seed=5, parts=1)
+    conn, calls = envs.connection, [(obs.copy(), mask.copy()) for obs, mask in log]
+    reply = conn.call("search", handle=envs.handle, seed=5, settings={"algorithm": "gumbel", "simulations": 10})
+    for obs, mask in calls:
+        assert "mask_bits" not in reply
+        np.testing.assert_array_equal(to_numpy(reply["obs"]), obs)
+        np.testing.assert_array_equal(to_numpy(reply["mask"]).view(bool), mask)
+        priors, values = evaluate(to_numpy(reply["obs"]), to_numpy(reply["mask"]).view(bool))
+        reply = conn.call("evaluate", handle=envs.handle, priors=from_numpy(priors, "float32"),
+                          values=from_numpy(values, "float32"))
+    assert reply["done"]
+    np.testing.assert_array_equal(to_numpy(reply["policy"]), packed.policy)
+    np.testing.assert_array_equal(to_numpy(reply["value"]), packed.value)
+    np.testing.assert_array_equal(to_numpy(reply["action"]), packed.action)
     envs.close()
 
 

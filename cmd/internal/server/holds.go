@@ -42,6 +42,7 @@ type hold struct {
 	g       *env.GuidedBatch // nil once ended
 	bytes   int64
 	envs    int       // searched (the owner's to read)
+	packed  bool      // its replies carry mask_bits, its evaluates legal_priors
 	waiting time.Time // since when it waits for evaluations; zero while the server works on it
 	ended   string    // why it ended before its client saw it done
 	timer   *time.Timer

@@ -20,6 +20,7 @@ type batch struct {
 	reply      *wire.BatchReply
 	holds      [MaxSearchParts]*hold // its guided searches, by part, and what they hold (ops_search.go, holds.go)
 	priors     []float32             // an evaluate's, decoded (ops_search.go)
+	maskBits   []uint8               // a packed search reply's masks (ops_search.go)
 	values     []float32
 }
 

@@ -46,7 +46,7 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		"search fewer envs at a time or with fewer simulations"); werr != nil {
 		return nil, werr
 	}
-	if priors := int64(n*set.LeavesPerEnv*b.v.Spec.NumActions)*4 + 4096; priors > c.s.cfg.MaxMessageBytes {
+	if priors := int64(n*set.LeavesPerEnv*b.v.Spec.NumActions)*4 + 4096; !req.Packed && priors > c.s.cfg.MaxMessageBytes {
 		return nil, wire.Errorf(wire.CodeLimit, "an evaluate of %d leaves would be %d bytes, more than max_message_bytes %d: search fewer envs at a time",
 			n*set.LeavesPerEnv, priors, c.s.cfg.MaxMessageBytes)
 	}
@@ -70,8 +70,8 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 		h.release()
 		return nil, envError(err)
 	}
-	h.envs, b.holds[part] = n, h
-	return c.searchReply(b, part, g, req.ID), nil
+	h.envs, h.packed, b.holds[part] = n, req.Packed, h
+	return c.searchReply(b, part, g, req.ID)
 }
 
 // otherPartsEnvs counts the envs searched by b's searches in parts other
@@ -104,7 +104,7 @@ func (c *conn) endSearch(b *batch, part int) {
 		b.holds[part] = nil
 	}
 	if b.holds == [MaxSearchParts]*hold{} {
-		b.priors, b.values = nil, nil // the buffers live as long as the searches
+		b.priors, b.values, b.maskBits = nil, nil, nil // the buffers live as long as the searches
 	}
 }
 
@@ -116,10 +116,15 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 	if b.holds[part] == nil {
 		return nil, wire.Errorf(wire.CodeBadRequest, "no search is waiting for evaluations on this batch's part %d: start one with search", part)
 	}
-	if req.Priors == nil || req.Values == nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "evaluate takes priors and values")
+	h := b.holds[part]
+	priors, field := req.Priors, "priors"
+	if h.packed {
+		priors, field = req.LegalPriors, "legal_priors"
 	}
-	g, werr := b.holds[part].working()
+	if priors == nil || req.Values == nil || req.Priors != nil && req.LegalPriors != nil {
+		return nil, wire.Errorf(wire.CodeBadRequest, "an evaluate of this search takes %s and values (legal_priors for a packed search, else priors)", field)
+	}
+	g, werr := h.working()
 	if werr != nil {
 		c.endSearch(b, part)
 		return nil, werr
@@ -127,20 +132,23 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 	l, na := len(g.LeafEnvs), b.v.Spec.NumActions
 	// The evaluations decode into the batch's buffers, reused from round
 	// trip to round trip of one search (at most max_message_bytes).
-	b.priors, b.values = slices.Grow(b.priors[:0], l*na)[:l*na], slices.Grow(b.values[:0], l)[:l]
-	priors, values := b.priors, b.values
-	if werr := req.Priors.Floats(priors, l, na); werr != nil {
-		werr.Message = "priors: " + werr.Message
-		return nil, c.keepWaiting(b.holds[part], g, werr)
+	n, shape, evaluate := l*na, []int{l, na}, g.Evaluate
+	if h.packed {
+		n, shape, evaluate = g.Legal, []int{g.Legal}, g.EvaluateLegal
 	}
-	if werr := req.Values.Floats(values, l); werr != nil {
+	b.priors, b.values = slices.Grow(b.priors[:0], n)[:n], slices.Grow(b.values[:0], l)[:l]
+	if werr := priors.Floats(b.priors, shape...); werr != nil {
+		werr.Message = field + ": " + werr.Message
+		return nil, c.keepWaiting(h, g, werr)
+	}
+	if werr := req.Values.Floats(b.values, l); werr != nil {
 		werr.Message = "values: " + werr.Message
-		return nil, c.keepWaiting(b.holds[part], g, werr)
+		return nil, c.keepWaiting(h, g, werr)
 	}
-	if err := g.Evaluate(priors, values); err != nil {
-		return nil, c.keepWaiting(b.holds[part], g, envError(err))
+	if err := evaluate(b.priors, b.values); err != nil {
+		return nil, c.keepWaiting(h, g, envError(err))
 	}
-	return c.searchReply(b, part, g, req.ID), nil
+	return c.searchReply(b, part, g, req.ID)
 }
 
 // keepWaiting is a refused evaluation's error: the search waits for its
@@ -151,23 +159,37 @@ func (c *conn) keepWaiting(h *hold, g *env.GuidedBatch, werr *wire.Error) *wire.
 }
 
 // searchReply is the next leaves, or the results once the search is done
-// (and then the search is gone).
-func (c *conn) searchReply(b *batch, part int, g *env.GuidedBatch, id uint64) *wire.SearchReply {
+// (and then the search is gone). A packed search whose next evaluate would
+// pass max_message_bytes ends, limit_exceeded.
+func (c *conn) searchReply(b *batch, part int, g *env.GuidedBatch, id uint64) (*wire.SearchReply, *wire.Error) {
 	l, na, obs := len(g.LeafEnvs), b.v.Spec.NumActions, g.ObsSize()
 	r := &wire.SearchReply{ID: id, Done: g.Done(), LeafEnvs: wire.Int32Tensor(g.LeafEnvs, l),
-		Obs: wire.Uint8Tensor(g.LeafObs, l, obs), Mask: wire.Uint8Tensor(g.LeafMask, l, na)}
+		Obs: wire.Uint8Tensor(g.LeafObs, l, obs)}
 	if b.v.Spec.ObsDtype == env.Float32 {
 		r.Obs = wire.Float32Tensor(g.LeafObsF32, l, obs)
 	}
+	if b.holds[part].packed {
+		b.maskBits = g.PackedMasks(b.maskBits[:0])
+		bits := wire.Uint8Tensor(b.maskBits, l, (na+7)/8)
+		r.MaskBits = &bits
+	} else {
+		mask := wire.Uint8Tensor(g.LeafMask, l, na)
+		r.Mask = &mask
+	}
+	if evaluate := 4*int64(g.Legal+l) + 4096; !r.Done && evaluate > c.s.cfg.MaxMessageBytes {
+		c.endSearch(b, part)
+		return nil, wire.Errorf(wire.CodeLimit, "the next evaluate of this search (%d leaves, %d legal actions) would be %d bytes, "+
+			"more than max_message_bytes %d: the search ended; search fewer envs at a time", l, g.Legal, evaluate, c.s.cfg.MaxMessageBytes)
+	}
 	if !r.Done {
 		b.holds[part].wait(g)
-		return r
+		return r, nil
 	}
 	k := len(g.Action)
 	policy, value, action := wire.Float32Tensor(g.Policy, k, na), wire.Float32Tensor(g.Value, k), wire.Int32Tensor(g.Action, k)
 	r.Policy, r.Value, r.Action = &policy, &value, &action
 	c.endSearch(b, part)
-	return r
+	return r, nil
 }
 
 // guidedSettings reads a search's settings (PROTOCOL.md §3, search: mctx's

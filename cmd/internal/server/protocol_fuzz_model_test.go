@@ -55,6 +55,7 @@ type fuzzSearch struct {
 	roots        [][]uint8 // their masks when the search started (nil: unknown)
 	algorithm    string
 	leavesPerEnv int
+	packed       bool // mask_bits for mask, legal_priors for priors
 	leafEnvs     []int32
 	leafMask     []uint8
 }

@@ -97,7 +97,7 @@ func (s *fuzzSession) searchReply(r *sentRequest, m msg) {
 	l := leafCount(m)
 	envs := decodeInt32s(s.tensorIn(m, "leaf_envs", "int32", l))
 	s.tensorIn(m, "obs", b.dtype, l, b.seatObs)
-	mask := s.tensorIn(m, "mask", "uint8", l, b.actions)
+	mask := s.leafMasks(m, fs.packed, l, b.actions)
 	switch {
 	case done && l != 0:
 		s.fail("search: done with %d leaves", l)
@@ -107,6 +107,25 @@ func (s *fuzzSession) searchReply(r *sentRequest, m msg) {
 	s.checkLeaves(fs, envs, mask, b.actions)
 	fs.leafEnvs, fs.leafMask = envs, mask
 	b.searches[fs.part] = fs
+}
+
+// leafMasks are a search reply's masks, [l, na] bytes, from mask, or when
+// the search is packed from mask_bits (and then it has no mask).
+func (s *fuzzSession) leafMasks(m msg, packed bool, l, na int) []uint8 {
+	if !packed {
+		return s.tensorIn(m, "mask", "uint8", l, na)
+	}
+	if _, ok := m["mask"]; ok {
+		s.fail("a packed search's reply has a mask")
+	}
+	bits := s.tensorIn(m, "mask_bits", "uint8", l, (na+7)/8)
+	mask := make([]uint8, 0, max(l, 0)*na)
+	for j := range max(l, 0) {
+		for a := range na {
+			mask = append(mask, bits[j*((na+7)/8)+a/8]>>(a%8)&1)
+		}
+	}
+	return mask
 }
 
 // checkLeaves: at least one leaf, at most leaves_per_env of each env

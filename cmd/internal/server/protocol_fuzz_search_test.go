@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -142,6 +143,9 @@ func (s *fuzzSession) genSearch(d *draw) *sentRequest {
 	badSeeds := d.seedOrSeeds(m, count(ids, gen.n))
 	fs, sure, badSet := d.settings(m)
 	badPart := d.part(m, fs)
+	if fs.packed = d.pick(2) == 1; fs.packed {
+		m["packed"] = true
+	}
 	bad = bad || badIDs || badSeeds || badSet || badPart || b != nil && b.overSearched(fs.part, count(ids, gen.n))
 	return &sentRequest{m: m, op: "search", b: b, ids: ids, search: fs, expect: expect(bad, sure)}
 }
@@ -222,7 +226,7 @@ func (s *fuzzSession) searching(k byte) (*fuzzBatch, *fuzzSearch) {
 // (uniform, random, mass on illegal actions too, one-hot, huge or tiny
 // priors; values at and inside ±1) or, with bad set, refused ones.
 func evaluation(m msg, d *draw, fs *fuzzSearch, na int) (bad bool) {
-	k, bad := d.choose(6, 9)
+	k, bad := d.choose(6, 10)
 	r := d.rand()
 	if !bad {
 		validEvaluation(m, r, k, fs, na)
@@ -233,15 +237,18 @@ func evaluation(m msg, d *draw, fs *fuzzSearch, na int) (bad bool) {
 	if fill(r, 1, fs.leafMask, priors, values); l > 0 {
 		corrupt(k, r.IntN(l), fs.leafMask, priors, values)
 	}
-	m["priors"] = tensor("float32", []int{l, na}, float32Bytes(priors))
-	m["values"] = tensor("float32", []int{l}, float32Bytes(values))
+	key := putPriors(m, fs, priors, values)
 	switch {
 	case k == 6:
-		m["priors"].(msg)["shape"] = []int{l + 1, na}
+		shape := m[key].(msg)["shape"].([]int)
+		shape[0]++
 	case k == 7:
 		m["values"] = tensor("float64", []int{l}, make([]byte, 8*l))
 	case k == 8:
 		delete(m, "values")
+	case k == 9: // the other kind of search's field
+		m[map[string]string{"priors": "legal_priors", "legal_priors": "priors"}[key]] = m[key]
+		delete(m, key)
 	}
 	return true
 }
@@ -252,8 +259,26 @@ func validEvaluation(m msg, r *rand.Rand, k int, fs *fuzzSearch, na int) {
 	l := len(fs.leafEnvs)
 	priors, values := make([]float32, l*na), make([]float32, l)
 	fill(r, k, fs.leafMask, priors, values)
-	m["priors"] = tensor("float32", []int{l, na}, float32Bytes(priors))
-	m["values"] = tensor("float32", []int{l}, float32Bytes(values))
+	putPriors(m, fs, priors, values)
+}
+
+// putPriors puts priors [L, actions] and values into m as fs takes them:
+// whole rows, or packed the priors of the legal actions alone. It returns
+// the priors' key.
+func putPriors(m msg, fs *fuzzSearch, priors, values []float32) string {
+	m["values"] = tensor("float32", []int{len(values)}, float32Bytes(values))
+	if !fs.packed {
+		m["priors"] = tensor("float32", []int{len(values), len(priors) / max(len(values), 1)}, float32Bytes(priors))
+		return "priors"
+	}
+	var legal []float32
+	for a, p := range priors {
+		if fs.leafMask[a] == 1 {
+			legal = append(legal, p)
+		}
+	}
+	m["legal_priors"] = tensor("float32", []int{len(legal)}, float32Bytes(legal))
+	return "legal_priors"
 }
 
 // fill writes valid evaluations of kind k.
@@ -284,17 +309,19 @@ func fill(r *rand.Rand, k int, mask []uint8, priors, values []float32) {
 	}
 }
 
-// corrupt makes leaf j's evaluation one the protocol refuses (k < 6).
+// corrupt makes leaf j's evaluation one the protocol refuses (k < 6): a
+// bad prior goes to a legal action, which a packed search is sent too.
 func corrupt(k, j int, mask []uint8, priors, values []float32) {
 	na := len(priors) / len(values)
 	row := priors[j*na : (j+1)*na]
+	first, last := max(slices.Index(mask[j*na:(j+1)*na], 1), 0), max(bytes.LastIndexByte(mask[j*na:(j+1)*na], 1), 0)
 	switch k {
 	case 0:
-		row[0] = float32(math.NaN())
+		row[first] = float32(math.NaN())
 	case 1:
-		row[na-1] = float32(math.Inf(1))
+		row[last] = float32(math.Inf(1))
 	case 2:
-		row[0] = -0.25
+		row[first] = -0.25
 	case 3:
 		values[j] = math.Nextafter32(1, 2)
 	case 4:
