@@ -39,6 +39,10 @@ type GuidedBatch struct {
 	slotObs, slotMask []uint8
 	filled            []int
 	rows              []int // where each env's leaves start in the batch, and their end
+	// The round being run: its evaluations (advance), and stepK as the
+	// vector's op.
+	priorsIn, valuesIn []float32
+	stepEach           func(k int)
 	// The leaves asked for now.
 	LeafEnvs   []int32
 	LeafObs    []uint8   // [L, obs]
@@ -66,6 +70,7 @@ func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, se
 	k, na := len(ids), v.Spec.NumActions
 	b := &GuidedBatch{v: v, ids: ids, searches: make([]bots.Search, k), obsSize: v.seatObsSize(), perEnv: set.LeavesPerEnv,
 		filled: make([]int, k), rows: make([]int, k+1), Policy: make([]float32, k*na), Value: make([]float32, k), Action: make([]int32, k)}
+	b.stepEach = b.stepK
 	b.slotObs = make([]uint8, k*set.LeavesPerEnv*b.obsSize)
 	b.slotMask = make([]uint8, k*set.LeavesPerEnv*na)
 	for j, i := range ids {

@@ -1,8 +1,11 @@
 package env
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
 
-import "github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/env/bots"
+)
 
 // A round of a GuidedBatch: each env's search takes the evaluations of its
 // leaves (its rows of the last batch, contiguous and in the order it asked)
@@ -22,20 +25,27 @@ func (b *GuidedBatch) advance(playouts bool, priors, values []float32) error {
 	for k, n := range b.filled {
 		rows[k+1] = rows[k] + n
 	}
-	v.each = func(k int) {
-		b.step(k, priors[min(rows[k]*v.Spec.NumActions, len(priors)):], values[min(rows[k], len(values)):])
-	}
+	b.priorsIn, b.valuesIn = priors, values
+	v.each = b.stepEach
 	if playouts {
 		v.runSearches(len(b.ids))
 	} else {
 		v.pool.run(v, len(b.ids), guidedChunk)
 	}
-	v.each = nil
+	v.each, b.priorsIn, b.valuesIn = nil, nil, nil
 	if v.stopped.Load() {
 		return ErrStopped
 	}
 	b.gather()
 	return nil
+}
+
+// stepK is step of env k with its rows of the round's evaluations: the
+// round's work per env, made once per batch (a closure made per round
+// would be an allocation per round).
+func (b *GuidedBatch) stepK(k int) {
+	row := b.rows[k]
+	b.step(k, b.priorsIn[min(row*b.v.Spec.NumActions, len(b.priorsIn)):], b.valuesIn[min(row, len(b.valuesIn)):])
 }
 
 // step answers env k's leaves (its first filled rows of priors and
@@ -86,9 +96,7 @@ func (b *GuidedBatch) gather() {
 	}
 	b.Legal = bytes.Count(b.LeafMask, []byte{1})
 	if b.v.Spec.ObsDtype == Float32 {
-		b.LeafObsF32 = b.LeafObsF32[:0]
-		for _, x := range b.LeafObs {
-			b.LeafObsF32 = append(b.LeafObsF32, float32(x))
-		}
+		b.LeafObsF32 = slices.Grow(b.LeafObsF32[:0], len(b.LeafObs))[:len(b.LeafObs)]
+		widen(b.LeafObsF32, b.LeafObs)
 	}
 }

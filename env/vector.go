@@ -426,10 +426,7 @@ func (v *Vector) report(i int, rewards []float32) (terminated, truncated bool) {
 		}
 	}
 	if v.ObsF32 != nil {
-		f := v.ObsF32[i*v.obsSize : (i+1)*v.obsSize]
-		for k, x := range row {
-			f[k] = float32(x)
-		}
+		widen(v.ObsF32[i*v.obsSize:(i+1)*v.obsSize], row)
 	}
 	v.ToPlay[i] = int32(toPlay)
 	return terminated, truncated

@@ -34,13 +34,16 @@ func (e *Env[S, G]) CanPlay(bot bots.Spec) error { return e.game.canPlay(bot, e.
 // search's targets when policy is not nil (Targets, or a guided search's
 // improved policy and value).
 func (e *Env[S, G]) act(bot bots.Spec, r *rng.Rand, policy []float32) (action int, value float32) {
+	switch bot.Kind { // plain bots first: vs_bots seats ask at every move
+	case bots.Random, bots.Greedy:
+		return e.game.bots.ActUntil(bot, r, &e.s, e.stop), 0
+	case bots.Baseline:
+		return e.game.baselines[e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)
+	}
 	if set, ok := bot.Guided(); ok {
 		return e.game.guides.Play(set, &e.s, r.Uint64(), e.stop, policy)
 	}
-	switch {
-	case bot.Kind == bots.Baseline:
-		return e.game.baselines[e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)
-	case policy == nil:
+	if policy == nil {
 		return e.game.bots.ActUntil(bot, r, &e.s, e.stop), 0
 	}
 	action, share := e.game.bots.Targets(bot.Search, r, &e.s, e.stop, policy)
