@@ -1,6 +1,7 @@
 package env
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -135,33 +136,54 @@ func (b *GuidedBatch) Evaluate(priors, values []float32) error {
 }
 
 // EvaluateLegal is Evaluate with each leaf's priors of its legal actions
-// only: Legal of them, leaf after leaf, in action order.
+// only: Legal of them, leaf after leaf, in action order. Each row is checked
+// as it is spread over the action space, in one pass.
 func (b *GuidedBatch) EvaluateLegal(legal, values []float32) error {
-	if len(legal) != b.Legal {
-		return fmt.Errorf("%w: want the priors of the leaves' %d legal actions, got %d", ErrBadShape, b.Legal, len(legal))
+	l, na := len(b.LeafEnvs), b.v.Spec.NumActions
+	if len(legal) != b.Legal || len(values) != l {
+		return fmt.Errorf("%w: want the priors of the leaves' %d legal actions and %d values, got %d and %d",
+			ErrBadShape, b.Legal, l, len(legal), len(values))
 	}
-	b.dense = slices.Grow(b.dense[:0], len(b.LeafMask))[:len(b.LeafMask)]
+	b.dense = slices.Grow(b.dense[:0], l*na)[:l*na]
+	clear(b.dense)
 	k := 0
-	for i, m := range b.LeafMask {
-		b.dense[i] = 0
-		if m == 1 {
-			b.dense[i] = legal[k]
-			k++
+	for j := range l {
+		row, mask, mass := b.dense[j*na:(j+1)*na], b.LeafMask[j*na:(j+1)*na], 0.0
+		for a := 0; a < na; a++ {
+			if a%8 == 0 && a+8 <= na && binary.LittleEndian.Uint64(mask[a:]) == 0 {
+				a += 7 // eight illegal actions at once: most are
+				continue
+			}
+			if mask[a] == 1 {
+				p := legal[k]
+				if err := checkPrior(a, p); err != nil {
+					return fmt.Errorf("%w: leaf %d (env %d): %v", ErrBadEvaluation, j, b.LeafEnvs[j], err)
+				}
+				row[a], mass, k = p, mass+float64(p), k+1
+			}
+		}
+		if err := checkValueAndMass(values[j], mass); err != nil {
+			return fmt.Errorf("%w: leaf %d (env %d): %v", ErrBadEvaluation, j, b.LeafEnvs[j], err)
 		}
 	}
-	return b.Evaluate(b.dense, values)
+	return b.advance(false, b.dense, values)
 }
 
 // PackedMasks appends the leaves' masks as bits to dst: row j is
 // ⌈actions/8⌉ bytes, action a its byte a/8's bit a%8 (numpy's unpackbits
-// with bitorder "little").
+// with bitorder "little"), eight mask bytes at a time.
 func (b *GuidedBatch) PackedMasks(dst []uint8) []uint8 {
 	na := b.v.Spec.NumActions
 	for j := range len(b.LeafEnvs) {
 		row := b.LeafMask[j*na : (j+1)*na]
-		for lo := 0; lo < na; lo += 8 {
+		lo := 0
+		for ; lo+8 <= na; lo += 8 {
+			// Bytes of 0 or 1: the multiply gathers byte i's bit into bit 56+i.
+			dst = append(dst, uint8(binary.LittleEndian.Uint64(row[lo:])*0x0102040810204080>>56))
+		}
+		if lo < na {
 			var bits uint8
-			for i, m := range row[lo:min(lo+8, na)] {
+			for i, m := range row[lo:] {
 				bits |= m << i
 			}
 			dst = append(dst, bits)
@@ -172,17 +194,31 @@ func (b *GuidedBatch) PackedMasks(dst []uint8) []uint8 {
 
 // checkEvaluation refuses one leaf's bad evaluation.
 func checkEvaluation(priors []float32, mask []uint8, value float32) error {
-	if !(value >= -1 && value <= 1) {
-		return fmt.Errorf("value %v is not in [-1, 1]", value)
-	}
 	mass := 0.0
 	for a, p := range priors {
-		if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) || p < 0 {
-			return fmt.Errorf("prior of action %d is %v: want a finite number >= 0", a, p)
+		if err := checkPrior(a, p); err != nil {
+			return err
 		}
 		if mask[a] == 1 {
 			mass += float64(p)
 		}
+	}
+	return checkValueAndMass(value, mass)
+}
+
+// checkPrior refuses a prior that is not a finite number ≥ 0.
+func checkPrior(a int, p float32) error {
+	if math.IsNaN(float64(p)) || math.IsInf(float64(p), 0) || p < 0 {
+		return fmt.Errorf("prior of action %d is %v: want a finite number >= 0", a, p)
+	}
+	return nil
+}
+
+// checkValueAndMass refuses a value outside [−1, 1] or a leaf's priors
+// with no mass on its legal actions.
+func checkValueAndMass(value float32, mass float64) error {
+	if !(value >= -1 && value <= 1) {
+		return fmt.Errorf("value %v is not in [-1, 1]", value)
 	}
 	if mass <= 0 {
 		return fmt.Errorf("no prior mass on any legal action")

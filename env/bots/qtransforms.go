@@ -35,28 +35,29 @@ func byParentAndSiblings(t *gtree, at int32, kids []int32, out []float64) []floa
 // to [0, 1] over the kids and scaled by (maxvisitInit + max n)·valueScale.
 func completedByMixValue(t *gtree, at int32, kids []int32, maxvisitInit, valueScale float64, out []float64) []float64 {
 	var visits, maxVisits, sumP, weighted float64
+	out = out[:0]
 	for _, c := range kids {
 		n := &t.nodes[c]
 		visits += float64(n.visits)
 		maxVisits = max(maxVisits, float64(n.visits))
+		q := math.NaN() // unvisited: the mixed value, below
 		if n.visits > 0 {
 			p := max(float64(n.prior), tinyPrior)
+			q = t.q(c)
 			sumP += p
-			weighted += p * t.q(c)
+			weighted += p * q
 		}
+		out = append(out, q)
 	}
 	mixed := float64(t.nodes[at].raw)
 	if visits > 0 {
 		mixed = (mixed + visits*weighted/sumP) / (visits + 1)
 	}
-	out = out[:0]
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, c := range kids {
-		q := mixed
-		if t.nodes[c].visits > 0 {
-			q = t.q(c)
+	for i, q := range out {
+		if math.IsNaN(q) {
+			q, out[i] = mixed, mixed
 		}
-		out = append(out, q)
 		lo, hi = min(lo, q), max(hi, q)
 	}
 	scale := (maxvisitInit + maxVisits) * valueScale
