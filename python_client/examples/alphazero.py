@@ -12,9 +12,13 @@ instead, a search that needs no network (the server's `mcts:200` bot by default:
 or `playouts`, the guided search on greedy playouts): expert iteration's first expert. Each searched position
 joins its game's trajectory with the search's improved policy and root value; when the game ends, every position
 gets its value target (`--value-target`: the search's root value by default, which teaches the value far more than
-the game's outcome does: docs/training.md) and enters a replay buffer. Training: after each round of searches,
-`--updates` Adam steps on minibatches drawn uniformly from the buffer, minimizing cross-entropy to the improved
-policy plus the value's squared error. The network (splendor_rl.pvnet) is a masked policy-value MLP; its portable
+the game's outcome does: docs/training.md) and enters a replay buffer. Training: each round, `--updates` Adam
+steps on minibatches drawn uniformly from the buffer, minimizing cross-entropy to the improved policy plus the
+value's squared error. They run in a thread of their own while the round's searches run (the learner and the
+searches each take a core: torch computes without Python's lock), on the buffer as the round began, and the searches
+play the network the last round's steps left; the round's finished games join the buffer when both are done. A
+run is as reproducible as one that searched and trained in turn: the same seeds give the same weights, whatever
+the timing. The network (splendor_rl.pvnet) is a masked policy-value MLP; its portable
 file (`net.safetensors`) is what `splendor_rl.evaluate`, the arena and the server's baselines read.
 
 Every `--eval-every` rounds the network alone (argmax) plays `--eval-games` seeded games against each of
@@ -36,6 +40,7 @@ import csv
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
@@ -184,10 +189,13 @@ class Run:
 
     def __init__(self, args, envs, scale: np.ndarray):
         obs_dim, actions = envs.single_observation_space.shape[0], envs.single_action_space.n
-        self.net = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale)
+        self.net = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale)  # the learner's
+        self.actor = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale)  # the searches'
+        self.actor.load_state_dict(self.net.state_dict())
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
         self.replay = Replay(args.buffer, obs_dim, actions)
-        self.rng = np.random.default_rng(derive_seed(args.seed, 2))
+        self.rng = np.random.default_rng(derive_seed(args.seed, 2))  # the searches' move sampling
+        self.train_rng = np.random.default_rng(derive_seed(args.seed, 3))  # the learner's minibatches
         # Each env's game so far: (obs, mask, policy, seat to play, the search's root value).
         self.games = [[] for _ in range(args.num_envs)]
         self.round = self.finished = 0
@@ -196,16 +204,19 @@ class Run:
 
     def state(self, args, envs) -> dict:
         return {"args": vars(args), "net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
-                "replay": vars(self.replay), "rng": self.rng.bit_generator.state, "torch": torch.get_rng_state(),
+                "replay": vars(self.replay), "rng": self.rng.bit_generator.state,
+                "train_rng": self.train_rng.bit_generator.state, "torch": torch.get_rng_state(),
                 "games": self.games, "envs": envs.get_state(), "round": self.round, "finished": self.finished,
                 "seconds": self.seconds, "curve": self.curve}
 
     def load(self, saved: dict, envs):
         """Puts the saved state back, the games in progress included; returns their (obs, infos)."""
         self.net.load_state_dict(saved["net"])
+        self.actor.load_state_dict(saved["net"])
         self.optimizer.load_state_dict(saved["optimizer"])
         vars(self.replay).update(saved["replay"])
         self.rng.bit_generator.state = saved["rng"]
+        self.train_rng.bit_generator.state = saved["train_rng"]
         torch.set_rng_state(saved["torch"])
         self.games, self.round, self.finished = saved["games"], saved["round"], saved["finished"]
         self.seconds, self.curve = saved["seconds"], saved["curve"]
@@ -219,7 +230,7 @@ def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     teaching = run.round < args.teacher_rounds
     if teaching and args.teacher != "playouts":
         return envs.bot_actions(args.teacher, seed=seed, targets=True)
-    result = envs.search(None if teaching else evaluator(run.net), simulations=args.simulations,
+    result = envs.search(None if teaching else evaluator(run.actor), simulations=args.simulations,
                          algorithm=args.algorithm, seed=seed, **search_settings(args))
     return result.action, result.policy, result.value
 
@@ -232,7 +243,8 @@ def value_targets(game: list, rewards, kind: str) -> np.ndarray:
 
 
 def self_play_round(run: Run, envs, obs, infos, args):
-    """One search of every env, one step each; finished games go to the replay buffer."""
+    """One search of every env, one step each; returns the next (obs, infos) and the finished games' rows for the
+    replay buffer."""
     mask = infos["action_mask"]
     actions, policy, value = improve(run, envs, args)
     actions = actions.copy()
@@ -241,13 +253,22 @@ def self_play_round(run: Run, envs, obs, infos, args):
             actions[i] = run.rng.choice(len(policy[i]), p=policy[i] / policy[i].sum())
         game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), float(value[i])))
     obs, _, terminated, truncated, infos = envs.step(actions)
+    finished = []
     for i in np.flatnonzero(terminated | truncated):
         game, rewards = run.games[i], infos["seat_rewards"][i]
         z = value_targets(game, rewards, args.value_target)
-        run.replay.add(np.stack([g[0] for g in game]), np.stack([g[1] for g in game]), np.stack([g[2] for g in game]), z)
+        finished.append((np.stack([g[0] for g in game]), np.stack([g[1] for g in game]), np.stack([g[2] for g in game]), z))
         run.games[i] = []
         run.finished += 1
-    return obs, infos
+    return obs, infos, finished
+
+
+def learn(run: Run, args) -> tuple[float, float]:
+    """The round's training steps (the learner's thread): the last one's losses."""
+    losses = (0.0, 0.0)
+    for _ in range(args.updates):
+        losses = train_step(run.net, run.optimizer, run.replay, run.train_rng, args)
+    return losses
 
 
 def evaluate_now(run: Run, args, opponent: str) -> tuple[float, float, float]:
@@ -296,12 +317,17 @@ def main(argv=None) -> None:
             w.writeheader()
             w.writerows(run.curve)
 
+    # The learner's thread computes on as many threads as the searches' (torch's setting is per thread).
+    learner = ThreadPoolExecutor(max_workers=1, initializer=torch.set_num_threads, initargs=(args.torch_threads,))
     while not (args.rounds and run.round >= args.rounds or
                args.minutes and time.perf_counter() - started >= args.minutes * 60):
-        obs, infos = self_play_round(run, envs, obs, infos, args)
-        if run.replay.len >= args.min_buffer:
-            for _ in range(args.updates):
-                losses = train_step(run.net, run.optimizer, run.replay, run.rng, args)
+        training = learner.submit(learn, run, args) if run.replay.len >= args.min_buffer else None
+        obs, infos, finished = self_play_round(run, envs, obs, infos, args)
+        if training is not None:
+            losses = training.result()
+            run.actor.load_state_dict(run.net.state_dict())
+        for rows in finished:
+            run.replay.add(*rows)
         run.round += 1
         seconds = time.perf_counter() - started
         bar.update(int(seconds) - bar.n)
@@ -318,6 +344,7 @@ def main(argv=None) -> None:
         if run.round % args.checkpoint_every == 0:
             save()
     save()
+    learner.shutdown()
     bar.close()
     writer.close()
     envs.close()
