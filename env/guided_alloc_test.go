@@ -20,6 +20,9 @@ import (
 // of the legal actions alone), in float32 envs too. A round's allocation
 // would show as 33 or more; the pool's wake-ups may allocate now and then.
 func TestGuidedRoundsAllocateNothingOnceWarm(t *testing.T) {
+	if raceEnabled {
+		t.Skip("under -race sync.Pool drops items at random; make test also runs this test without it")
+	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for _, c := range []struct {
 		id     string
