@@ -15,7 +15,10 @@ func (e *Env[S, G]) score() {
 		}
 		e.potential = now
 	}
-	if w := e.rules().Winners(); e.over && w != 0 { // no winner: blocked
+	if !e.over { // asked first: Winners is a call through the generic dictionary at every step
+		return
+	}
+	if w := e.rules().Winners(); w != 0 { // no winner: blocked
 		TerminalRewards(w, e.rewards[:n])
 	}
 }

@@ -102,7 +102,10 @@ var spread = func() (t [256]uint64) {
 // at a time so that the loop has no bounds checks.
 func WriteBytes(dst []uint8, words []uint64) {
 	for _, word := range words {
-		if len(dst) < 64 {
+		if len(dst) < 64 { // the last word: eight bytes at a time still, then the last few one by one
+			for ; len(dst) >= 8; dst, word = dst[8:], word>>8 {
+				binary.LittleEndian.PutUint64(dst, spread[uint8(word)])
+			}
 			for i := range dst {
 				dst[i] = uint8(word >> i & 1)
 			}
