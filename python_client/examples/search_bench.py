@@ -48,7 +48,9 @@ def main() -> None:
         spent[0] += time.perf_counter() - t
         return priors, values
 
-    envs.search(evaluate, simulations=2, algorithm=args.algorithm)  # warm up
+    # Warm up with a search like those measured: the server's pooled trees and heap grow to their size once.
+    envs.search(evaluate, simulations=args.simulations, seed=-1 % 2**63, algorithm=args.algorithm,
+                leaves_per_env=args.leaves_per_env, parts=args.parts)
     spent[0] = 0.0
     conn = envs.connection  # its counters: sending and waiting for replies, and decoding them
     conn.transport_seconds = conn.decode_seconds = 0.0
