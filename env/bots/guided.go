@@ -316,16 +316,20 @@ func (m *guided[S, G]) readLegal(s *S) {
 func (m *guided[S, G]) legalKids(at int32) []int32 {
 	w, t := &m.walk, &m.tree
 	w.legalBits = G(&w.game).LegalSet()
-	var seen Actions
 	children := 0
 	w.kids = w.kids[:0]
 	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
-		a := int(t.nodes[c].action)
-		bitset.Add(seen[:], a)
 		children++
-		if bitset.Has(w.legalBits[:], a) {
+		if bitset.Has(w.legalBits[:], int(t.nodes[c].action)) {
 			w.kids = append(w.kids, c)
 		}
+	}
+	if len(w.kids) == bitset.Len(w.legalBits[:]) {
+		return w.kids // every legal action has its child, as mostly
+	}
+	var seen Actions
+	for c := t.nodes[at].child; c != 0; c = t.nodes[c].sibling {
+		bitset.Add(seen[:], int(t.nodes[c].action))
 	}
 	added := 0
 	for i := range seen {

@@ -1,5 +1,7 @@
 package bots
 
+import "slices"
+
 // gnode is one action in a guided search's tree; nodes live in one slice
 // and link by index (0, the root, being nobody's child nor sibling).
 type gnode struct {
@@ -50,8 +52,14 @@ func (t *gtree) addChild(at int32, action int, prior float32) {
 // addChildren gives at, which has no children, one per action: they are
 // the last len(actions) nodes, in child order from the last.
 func (t *gtree) addChildren(at int32, actions []int) {
-	for _, a := range actions {
-		t.addChild(at, a, 0)
+	first := int32(len(t.nodes))
+	t.nodes = slices.Grow(t.nodes, len(actions))
+	for k, a := range actions { // each the next one's sibling, the first at's old first child
+		t.nodes = append(t.nodes, gnode{sibling: first + int32(k) - 1, action: int16(a)})
+	}
+	if len(actions) > 0 {
+		t.nodes[first].sibling = t.nodes[at].child
+		t.nodes[at].child = first + int32(len(actions)) - 1
 	}
 }
 
