@@ -338,13 +338,11 @@ func (m *guided[S, G]) legalKids(at int32) []int32 {
 			added++
 		}
 	}
-	if added > 0 { // the new children, newest first, then the others
-		n := len(w.kids)
-		w.kids = slices.Grow(w.kids, added)[:n+added]
-		copy(w.kids[added:], w.kids[:n])
-		for k := range added {
-			w.kids[k] = t.nodes[at].child - int32(k)
-		}
+	n := len(w.kids) // the new children, newest first, then the others
+	w.kids = slices.Grow(w.kids, added)[:n+added]
+	copy(w.kids[added:], w.kids[:n])
+	for k := range added {
+		w.kids[k] = t.nodes[at].child - int32(k)
 	}
 	return w.kids
 }
