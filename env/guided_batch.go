@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/splendor-rl/splendor/env/bots"
+	"github.com/splendor-rl/splendor/internal/bitset"
 )
 
 // Guider is implemented by envs that can run guided searches (bots.Search)
@@ -171,23 +172,11 @@ func (b *GuidedBatch) EvaluateLegal(legal, values []float32) error {
 
 // PackedMasks appends the leaves' masks as bits to dst: row j is
 // ⌈actions/8⌉ bytes, action a its byte a/8's bit a%8 (numpy's unpackbits
-// with bitorder "little"), eight mask bytes at a time.
+// with bitorder "little").
 func (b *GuidedBatch) PackedMasks(dst []uint8) []uint8 {
 	na := b.v.Spec.NumActions
 	for j := range len(b.LeafEnvs) {
-		row := b.LeafMask[j*na : (j+1)*na]
-		lo := 0
-		for ; lo+8 <= na; lo += 8 {
-			// Bytes of 0 or 1: the multiply gathers byte i's bit into bit 56+i.
-			dst = append(dst, uint8(binary.LittleEndian.Uint64(row[lo:])*0x0102040810204080>>56))
-		}
-		if lo < na {
-			var bits uint8
-			for i, m := range row[lo:] {
-				bits |= m << i
-			}
-			dst = append(dst, bits)
-		}
+		dst = bitset.AppendBytes(dst, b.LeafMask[j*na:(j+1)*na])
 	}
 	return dst
 }

@@ -100,8 +100,8 @@ func (s *State) boardCells() (takeable, gold uint32) {
 		x := uint64(c[0]) | uint64(c[1])<<8 | uint64(c[2])<<16 | uint64(c[3])<<24 |
 			uint64(c[4])<<32 | uint64(c[5])<<40 | uint64(c[6])<<48 | uint64(c[7])<<56
 		empty, six := x>>7, x>>1&(x>>2)
-		takeable |= gatherLowBits(^(empty|six)&byteOnes) << i
-		gold |= gatherLowBits(six&^empty&byteOnes) << i
+		takeable |= bitset.GatherLowBits(^(empty|six)&byteOnes) << i
+		gold |= bitset.GatherLowBits(six&^empty&byteOnes) << i
 	}
 	const last = NumCells - 1 // the 25th cell, past the three words
 	switch s.Board[last] {
@@ -114,15 +114,9 @@ func (s *State) boardCells() (takeable, gold uint32) {
 	return takeable, gold
 }
 
-// gatherLowBits packs bit 0 of each byte of x (the only bits set) into bits
-// 0–7 of the result, byte i to bit i.
-func gatherLowBits(x uint64) uint32 {
-	return uint32((x * 0x0102040810204080) >> 56)
-}
-
 // gatherFlags packs bit 7 of each byte of x (the only bits set) into bits
 // 0–7 of the result, byte i to bit i.
-func gatherFlags(x uint64) uint32 { return gatherLowBits(x >> 7) }
+func gatherFlags(x uint64) uint32 { return bitset.GatherLowBits(x >> 7) }
 
 // Byte-wise constants: 1 and the top bit in every byte.
 const (

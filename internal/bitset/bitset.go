@@ -119,6 +119,30 @@ func WriteBytes(dst []uint8, words []uint64) {
 	}
 }
 
+// AppendBytes appends the 0/1 bytes of mask to dst as bits, WriteBytes'
+// inverse: byte ⌊i/8⌋ holds mask[i] in bit i mod 8 (numpy's packbits with
+// bitorder "little"), eight bytes at a time.
+func AppendBytes(dst, mask []uint8) []uint8 {
+	for ; len(mask) >= 8; mask = mask[8:] {
+		dst = append(dst, uint8(GatherLowBits(binary.LittleEndian.Uint64(mask))))
+	}
+	if len(mask) > 0 {
+		var last uint8
+		for i, m := range mask {
+			last |= m << i
+		}
+		dst = append(dst, last)
+	}
+	return dst
+}
+
+// GatherLowBits packs bit 0 of each byte of x (the only bits set) into bits
+// 0–7 of the result, byte i to bit i: the multiply moves byte i's bit to bit
+// 56+i, and no two products meet.
+func GatherLowBits(x uint64) uint32 {
+	return uint32((x * 0x0102040810204080) >> 56)
+}
+
 // Of is a set of ids below 128 of type T, such as an engine's cards: the
 // engines name it (CardSet) and share its methods.
 type Of[T ~uint8] [2]uint64

@@ -145,3 +145,27 @@ func TestAddBits(t *testing.T) {
 		}
 	}
 }
+
+// AppendBytes packs what WriteBytes spread, for every length (whole bytes
+// and a last partial one), after what dst held.
+func TestAppendBytesInvertsWriteBytes(t *testing.T) {
+	r := rng.New(5)
+	for round := 0; round < 200; round++ {
+		words := []uint64{r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64(), r.Uint64()}
+		n := r.Intn(5*64 + 1)
+		mask := make([]uint8, n)
+		WriteBytes(mask, words)
+		packed := AppendBytes([]uint8{0xAA}, mask)
+		if len(packed) != 1+(n+7)/8 || packed[0] != 0xAA {
+			t.Fatalf("n=%d: %d bytes, first %#x", n, len(packed), packed[0])
+		}
+		for i := 0; i < n; i++ {
+			if got := packed[1+i/8] >> (i % 8) & 1; got != mask[i] {
+				t.Fatalf("n=%d: bit %d is %d, want %d", n, i, got, mask[i])
+			}
+		}
+		if n%8 != 0 && packed[len(packed)-1]>>(n%8) != 0 {
+			t.Fatalf("n=%d: bits past the end set", n)
+		}
+	}
+}

@@ -118,14 +118,7 @@ func (s *fuzzSession) leafMasks(m msg, packed bool, l, na int) []uint8 {
 	if _, ok := m["mask"]; ok {
 		s.fail("a packed search's reply has a mask")
 	}
-	bits := s.tensorIn(m, "mask_bits", "uint8", l, (na+7)/8)
-	mask := make([]uint8, 0, max(l, 0)*na)
-	for j := range max(l, 0) {
-		for a := range na {
-			mask = append(mask, bits[j*((na+7)/8)+a/8]>>(a%8)&1)
-		}
-	}
-	return mask
+	return unpackBits(s.tensorIn(m, "mask_bits", "uint8", l, (na+7)/8), max(l, 0), na)
 }
 
 // checkLeaves: at least one leaf, at most leaves_per_env of each env

@@ -9,14 +9,14 @@ import (
 	"github.com/splendor-rl/splendor/encoding/wire"
 )
 
-// unpackBits is a packed reply's masks as a mask tensor's bytes: action a
-// of a row is bit a%8 of the row's byte a/8.
-func unpackBits(bits *wire.Tensor, actions int) []uint8 {
-	l, width := bits.Shape[0], bits.Shape[1]
-	mask := make([]uint8, 0, l*actions)
-	for j := range l {
+// unpackBits is a packed reply's mask bits of leaves rows as a mask
+// tensor's bytes: action a of a row is bit a%8 of the row's byte a/8.
+func unpackBits(bits []uint8, leaves, actions int) []uint8 {
+	width := (actions + 7) / 8
+	mask := make([]uint8, 0, leaves*actions)
+	for j := range leaves {
 		for a := range actions {
-			mask = append(mask, bits.Data[j*width+a/8]>>(a%8)&1)
+			mask = append(mask, bits[j*width+a/8]>>(a%8)&1)
 		}
 	}
 	return mask
@@ -66,7 +66,7 @@ func TestPackedSearchIsTheSameSearch(t *testing.T) {
 	for round := 0; !packed.Done; round++ {
 		require.Nil(t, packed.Mask)
 		require.Equal(t, []int{packed.LeafEnvs.Shape[0], (na + 7) / 8}, packed.MaskBits.Shape)
-		mask := unpackBits(packed.MaskBits, na)
+		mask := unpackBits(packed.MaskBits.Data, packed.LeafEnvs.Shape[0], na)
 		require.Equal(t, masks[round], mask, "round %d", round)
 		priors, values := evaluation(packed.Obs.Data, mask, packed.Obs.Shape[1])
 		var legal []float32
