@@ -3,10 +3,13 @@ package env
 // Spec describes an environment to its users: everything a client needs to
 // allocate buffers and decode actions. It is fixed for an env id and options.
 type Spec struct {
-	ID           string
-	Version      int
-	ObsShape     []int
-	ObsDtype     Dtype
+	ID       string
+	Version  int
+	ObsShape []int
+	ObsDtype Dtype
+	// Layout names the blocks of one seat's observation (a row of ObsShape
+	// when it has one per seat).
+	Layout       []Block
 	NumActions   int
 	ActionLabels []string
 	Players      int

@@ -93,11 +93,13 @@ type OptionSpec struct {
 
 // Spec describes a made batch of envs.
 type Spec struct {
-	ID           string   `msgpack:"id"`
-	Version      int      `msgpack:"version"`
-	NumEnvs      int      `msgpack:"num_envs"`
-	ObsShape     []int    `msgpack:"obs_shape"`
-	ObsDtype     string   `msgpack:"obs_dtype"`
+	ID       string `msgpack:"id"`
+	Version  int    `msgpack:"version"`
+	NumEnvs  int    `msgpack:"num_envs"`
+	ObsShape []int  `msgpack:"obs_shape"`
+	ObsDtype string `msgpack:"obs_dtype"`
+	// Layout names the blocks of one seat's observation.
+	Layout       []Block  `msgpack:"layout"`
 	NumActions   int      `msgpack:"num_actions"`
 	ActionLabels []string `msgpack:"action_labels"`
 	Players      int      `msgpack:"players"`
@@ -109,6 +111,17 @@ type Spec struct {
 	RewardRange   [2]float32 `msgpack:"reward_range"`
 	// Options are the value every option took, defaults included.
 	Options map[string]any `msgpack:"options"`
+}
+
+// Block is a named part of one seat's observation: value (i, j, …, f) is at
+// offset + i·strides[0] + j·strides[1] + … + f·strides[last]; fields name a
+// row's values.
+type Block struct {
+	Name    string   `msgpack:"name"`
+	Offset  int      `msgpack:"offset"`
+	Shape   []int    `msgpack:"shape"`
+	Strides []int    `msgpack:"strides"`
+	Fields  []string `msgpack:"fields"`
 }
 
 // MakeReply names the new batch.

@@ -26,7 +26,7 @@ const maxShapingPerStep = float32(2*2*(6+3)) / duel.PointsToWin
 // option: gems and pearls before gold, as the standard game, or the buyer
 // may pay with gold for a gem or pearl it holds (phase pay).
 var Game = turnbased.Register(&turnbased.Game[game, *game]{
-	ID: ID, Version: Version, NumActions: duel.NumActions, Label: duel.Label, ObsSize: ObsSize,
+	ID: ID, Version: Version, NumActions: duel.NumActions, Label: duel.Label, ObsSize: ObsSize, Layout: layout,
 	MinPlayers: duel.NumPlayers, MaxPlayers: duel.NumPlayers, WinningScore: duel.PointsToWin,
 	MaxShaping: maxShapingPerStep, Deal: func(_ int, seed uint64) game { return game{duel.New(seed)} },
 	Payment: func(g *game) *bool { return &g.ChoosePayment }, Parse: parseChecked, Components: components,

@@ -31,7 +31,7 @@ const (
 	goalNextRoyal = 3 + duel.NumColours
 )
 
-var features = &turnbased.Features[game]{Size: FeaturesSize, Write: writeFeatures}
+var features = &turnbased.Features[game]{Size: FeaturesSize, Write: writeFeatures, Layout: featuresLayout}
 
 // The option is read by turnbased from the game's description; the block
 // joins it here, beside its writer.

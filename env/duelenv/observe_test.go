@@ -132,7 +132,7 @@ func TestLayoutConstantsAddUp(t *testing.T) {
 // The spec page is what users read: its label table and offsets must match
 // the code.
 func TestSpecPageMatchesTheCode(t *testing.T) {
-	envtest.SpecPage(t, "../../docs/envs/splendor-duel.md", duel.NumActions, duel.Label,
+	rows := []string{
 		fmt.Sprintf("shape `[%d]`", ObsSize),
 		fmt.Sprintf("| %d | 175 | board", offBoard),
 		fmt.Sprintf("| %d | 252 | pyramid", offPyramid),
@@ -160,5 +160,7 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 		fmt.Sprintf("| %d | 1 | prestige still needed on the seat's nearest colour", goalColour),
 		fmt.Sprintf("| %d | 5 | prestige still needed on cards of each colour", goalColours),
 		fmt.Sprintf("| %d | 1 | crowns to the next royal card", goalNextRoyal),
-	)
+	}
+	rows = append(rows, envtest.LayoutRows(t, ID, env.Options{"features": "derived"})...)
+	envtest.SpecPage(t, "../../docs/envs/splendor-duel.md", duel.NumActions, duel.Label, rows...)
 }

@@ -7,7 +7,6 @@ package envtest
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
@@ -51,6 +50,7 @@ func Run(t *testing.T, c Case) {
 		{"ForkCopiesEnvs", forkCopiesEnvs}, {"BadStatesChangeNothing", badStatesChangeNothing},
 		{"DeterminizeKeepsTheView", determinizeKeepsTheView}, {"BotActionsAreLegalAndSeeded", botActionsAreLegalAndSeeded},
 		{"BotTargetsAreTheSearchsVisits", botTargetsAreTheSearchsVisits},
+		{"LayoutTilesTheObservation", layoutTilesTheObservation},
 	} {
 		t.Run(check.name, func(t *testing.T) { check.run(t, c) })
 	}
@@ -291,9 +291,7 @@ func hiddenInformation(t *testing.T, c Case) { hiddenInformationWith(t, c, nil) 
 // derived values on (option features: derived), in envs that have one: it
 // is worked out from what the seat sees and must hide what that hides.
 func hiddenInformationInFeatures(t *testing.T, c Case) {
-	options, err := env.Describe(c.ID)
-	require.NoError(t, err)
-	if !slices.ContainsFunc(options, func(o env.OptionSpec) bool { return o.Name == "features" }) {
+	if !hasFeatures(t, c) {
 		t.Skip("the env has no features block")
 	}
 	hiddenInformationWith(t, c, env.Options{"features": "derived"})

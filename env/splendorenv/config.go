@@ -24,7 +24,7 @@ const maxShapingPerStep = float32(2*(5+splendor.NoblePoints)) / splendor.Winning
 // Game is Splendor's description as a turn-based env, with the payment
 // option (splendor.State.ChoosePayment).
 var Game = turnbased.Register(&turnbased.Game[game, *game]{
-	ID: ID, Version: Version, NumActions: splendor.NumActions, Label: splendor.Label, ObsSize: ObsSize,
+	ID: ID, Version: Version, NumActions: splendor.NumActions, Label: splendor.Label, ObsSize: ObsSize, Layout: layout,
 	MinPlayers: splendor.MinPlayers, MaxPlayers: splendor.MaxPlayers, WinningScore: splendor.WinningScore,
 	MaxShaping: maxShapingPerStep, Deal: deal, Parse: parseChecked, Components: components,
 	Payment: func(g *game) *bool { return &g.ChoosePayment },

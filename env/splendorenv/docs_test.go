@@ -11,8 +11,7 @@ import (
 // The spec page is what users read: its label table and offsets must match
 // the code.
 func TestSpecPageMatchesTheCode(t *testing.T) {
-	envtest.SpecPage(t, "../../docs/envs/splendor.md", splendor.NumActions, splendor.Label,
-		fmt.Sprintf("shape `[%d]`", ObsSize),
+	rows := []string{fmt.Sprintf("shape `[%d]`", ObsSize),
 		fmt.Sprintf("| %d | %d | phase, one-hot", offPhase, numPhases),
 		fmt.Sprintf("| %d | 1 | seat to play", offToPlay),
 		fmt.Sprintf("| %d | 5 | still due", offDue),
@@ -36,5 +35,7 @@ func TestSpecPageMatchesTheCode(t *testing.T) {
 		fmt.Sprintf("| %d | 1 | points still needed", featPoints),
 		fmt.Sprintf("A **short** block (%d values)", shortSize),
 		fmt.Sprintf("A **noble short** block (%d values)", nobleShortSize),
-	)
+	}
+	rows = append(rows, envtest.LayoutRows(t, ID, derived)...)
+	envtest.SpecPage(t, "../../docs/envs/splendor.md", splendor.NumActions, splendor.Label, rows...)
 }

@@ -25,7 +25,7 @@ const (
 	nobleShortSize = splendor.NumColours + 1
 )
 
-var features = &turnbased.Features[game]{Size: FeaturesSize, Write: writeFeatures}
+var features = &turnbased.Features[game]{Size: FeaturesSize, Write: writeFeatures, Layout: featuresLayout}
 
 // The option is read by turnbased from the game's description; the block
 // joins it here, beside its writer.

@@ -2,6 +2,7 @@ package turnbased
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/splendor-rl/splendor/env"
 )
@@ -22,6 +23,8 @@ type Features[S any] struct {
 	// Write writes the block, Size values, as seat me sees s: only from what
 	// the observation before it shows, so that it hides what that does.
 	Write func(block []uint8, s *S, me int)
+	// Layout names the block's parts, offsets from its start.
+	Layout []env.Block
 }
 
 // readFeatures reads the "features" option of a game that has a block; a
@@ -36,6 +39,14 @@ func (g *Game[S, G]) obsSize(c config) int {
 		return g.ObsSize + g.Features.Size
 	}
 	return g.ObsSize
+}
+
+// layout is the blocks of one observation under c.
+func (g *Game[S, G]) layout(c config) []env.Block {
+	if c.features {
+		return slices.Concat(g.Layout, env.Shifted(g.Features.Layout, g.ObsSize))
+	}
+	return g.Layout
 }
 
 // observe writes seat me's observation of s: the game's, then the block of

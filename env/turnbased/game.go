@@ -50,6 +50,8 @@ type Game[S any, G Rules[S]] struct {
 	NumActions int
 	Label      func(action int) string
 	ObsSize    int
+	// Layout names the observation's blocks (the spec's layout).
+	Layout []env.Block
 	// MinPlayers and MaxPlayers bound the "players" option (default: the
 	// minimum).
 	MinPlayers, MaxPlayers int
@@ -113,6 +115,6 @@ func (g *Game[S, G]) spec(c config) env.Spec {
 	if c.reward == RewardScoreDiff {
 		bound += g.MaxShaping
 	}
-	return env.Spec{ID: g.ID, Version: g.Version, ObsShape: []int{g.obsSize(c)}, NumActions: g.NumActions,
-		ActionLabels: labels, Players: c.players, Mode: c.mode, RewardRange: [2]float32{-bound, bound}}
+	return env.Spec{ID: g.ID, Version: g.Version, ObsShape: []int{g.obsSize(c)}, Layout: g.layout(c),
+		NumActions: g.NumActions, ActionLabels: labels, Players: c.players, Mode: c.mode, RewardRange: [2]float32{-bound, bound}}
 }

@@ -452,9 +452,10 @@ def main(argv=None) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     probe = splendor_rl.make_vec(args.env, num_envs=1, seed=args.seed, url=args.url, players=args.players)
-    obs_dim, num_actions = probe.single_observation_space.shape[0], probe.single_action_space.n
+    obs_dim, num_actions, layout = probe.single_observation_space.shape[0], probe.single_action_space.n, probe.layout
     probe.close()
-    model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation)
+    model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation,
+                      layout=layout)
     if args.init:
         model.load_state_dict(torch.load(args.init, map_location="cpu", weights_only=True)["state_dict"])
     optimizer = optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)

@@ -160,7 +160,8 @@ def main(argv=None) -> int:
                                 features=args.features)
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
-    model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation)
+    model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation,
+                      layout=envs.layout)
     optimizer = optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
 
     T, N = args.num_steps, args.num_envs

@@ -14,41 +14,36 @@ import torch
 from torch import nn
 from torch.distributions import Categorical
 
+from .layout import Layout
+
 # Masked logits: large and negative, but finite (so 0 * logit stays 0 in the entropy).
 MASKED_LOGIT = -1e8
 
 
-def splendor_obs_scale(obs_dim: int = 442) -> np.ndarray:
-    """Per-feature divisors that bring splendor-v1's (version 2) uint8 observation roughly into [0, 1]
-    (offsets from docs/envs/splendor.md); any other layout is divided by 8."""
-    if obs_dim != 442:
-        return np.full(obs_dim, 8.0, np.float32)
-    s = np.ones(442, np.float32)
-    s[5], s[6], s[7], s[8], s[9] = 100, 4, 4, 3, 3     # rounds, passes, players, my seat, seat to play
-    s[10:16] = 7                                        # supply
-    s[16:19] = 40                                       # cards left in decks
-    s[19:24] = 7                                        # gems still due
+# Divisors that bring splendor-v1's uint8 fields roughly into [0, 1], by block and field (a key ending in "_", or
+# "", names every field that starts so); a field not named here is a 0/1 flag. Any other layout (Duel, features on) is divided by 8.
+SPLENDOR_DIVISORS = {
+    "turn": {"round": 100, "passes": 4, "players": 4, "my_seat": 3, "to_play": 3},
+    "bank": {"": 7}, "decks": {"": 40}, "due": {"": 7},
+    "buying": {"points": 5, "cost_": 7}, "market": {"points": 5, "cost_": 7},
+    "nobles": {"needs_": 4},
+    "seats": {"tokens_": 7, "bonus_": 7, "points": 15, "cards": 20, "nobles": 3, "reserved": 3},
+    "hands": {"points": 5, "cost_": 7, "level": 3},
+}
+SPLENDOR_BLOCKS = {"phase", "turn", "bank", "decks", "due", "buying", "market", "nobles", "seats", "hands"}
 
-    def card(at: int) -> None:                          # present, points, bonus one-hot, cost
-        s[at + 1] = 5
-        s[at + 7:at + 12] = 7
 
-    card(24)                                            # the card being paid for
-    for i in range(12):
-        card(36 + 12 * i)
-    for i in range(5):
-        s[180 + 6 * i + 1:180 + 6 * i + 6] = 4          # noble requirements
-    for seat in range(4):
-        at = 210 + 58 * seat
-        s[at + 1:at + 7] = 7                            # tokens
-        s[at + 7:at + 12] = 7                           # bonuses
-        s[at + 12] = 15                                 # points
-        s[at + 13] = 20                                 # cards bought
-        s[at + 14] = 3                                  # nobles
-        s[at + 15] = 3                                  # reserved count
-        for r in range(3):
-            card(at + 16 + 14 * r)
-            s[at + 16 + 14 * r + 13] = 3                # reserved level
+def obs_divisors(layout: Layout) -> np.ndarray:
+    """Per-value divisors of an observation with this layout (SPLENDOR_DIVISORS), found by name."""
+    if set(layout.names()) != SPLENDOR_BLOCKS:
+        return np.full(layout.size, 8.0, np.float32)
+    s = np.ones(layout.size, np.float32)
+    for name, divisors in SPLENDOR_DIVISORS.items():
+        block = layout[name]
+        for field in block.fields:
+            for key, d in divisors.items():
+                if field == key or key[-1:] in ("", "_") and field.startswith(key):
+                    s[block.at(field)] = d
     return s
 
 
@@ -63,7 +58,7 @@ class MLPPolicy(nn.Module):
     `MASKED_LOGIT` before the Categorical."""
 
     def __init__(self, obs_dim: int = 442, num_actions: int = 78, hidden: int = 256, layers: int = 2,
-                 activation: str = "tanh"):
+                 activation: str = "tanh", layout: Layout | None = None):
         super().__init__()
         obs_dim, num_actions, hidden, layers = int(obs_dim), int(num_actions), int(hidden), int(layers)
         self.config = {"obs_dim": obs_dim, "num_actions": num_actions, "hidden": hidden, "layers": layers,
@@ -79,7 +74,8 @@ class MLPPolicy(nn.Module):
             mods.append(layer_init(nn.Linear(width, out), std=out_std))
             return nn.Sequential(*mods)
 
-        self.register_buffer("obs_scale", torch.from_numpy(1.0 / splendor_obs_scale(obs_dim)))
+        divisors = obs_divisors(layout) if layout is not None else np.full(obs_dim, 8.0, np.float32)
+        self.register_buffer("obs_scale", torch.from_numpy(1.0 / divisors))  # a checkpoint's own wins on load
         self.actor = mlp(num_actions, 0.01)
         self.critic = mlp(1, 1.0)
 

@@ -36,6 +36,7 @@ class SplendorEnv(Renderer, gym.Env):
         self.observation_space = self._vec.single_observation_space
         self.action_space = self._vec.single_action_space
         self.action_labels = self._vec.action_labels
+        self.layout = self._vec.layout
         self._mask = np.zeros(self.action_space.n, dtype=bool)
         self._seat = 0
 

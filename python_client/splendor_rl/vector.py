@@ -16,6 +16,7 @@ from websockets.exceptions import InvalidHandshake
 from .codec import from_numpy, to_numpy
 from .connection import Connection
 from .errors import BadOption, BadShape, ConnectionLost, EnvClosed, SplendorError
+from .layout import Layout
 from .render import RENDER_MODES, check_render_mode, render_frames, render_human
 from .search import SearchOps
 from .seeds import check_seed, derive_seed, seed_list
@@ -80,6 +81,7 @@ def setup_spaces(env: VectorEnv, spec: dict, num_envs: int) -> None:
     env.num_envs = num_envs
     env.num_players = spec["players"]
     env.action_labels = list(spec["action_labels"])
+    env.layout = Layout.from_spec(spec)
     dtype = np.uint8 if spec["obs_dtype"] == "uint8" else np.float32
     env.single_observation_space = spaces.Box(0, 255, shape=tuple(spec["obs_shape"]), dtype=dtype)
     env.single_action_space = spaces.Discrete(spec["num_actions"])

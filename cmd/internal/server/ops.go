@@ -301,9 +301,17 @@ var errorCodes = []struct {
 
 func wireSpec(s *env.Spec, n int) wire.Spec {
 	return wire.Spec{ID: s.ID, Version: s.Version, NumEnvs: n, ObsShape: s.ObsShape, ObsDtype: string(s.ObsDtype),
-		NumActions: s.NumActions, ActionLabels: s.ActionLabels, Players: s.Players, Mode: string(s.Mode),
+		Layout: wireLayout(s.Layout), NumActions: s.NumActions, ActionLabels: s.ActionLabels, Players: s.Players, Mode: string(s.Mode),
 		Autoreset: string(s.Autoreset), IllegalAction: string(s.IllegalAction), RewardRange: s.RewardRange,
 		Options: s.Options}
+}
+
+func wireLayout(blocks []env.Block) []wire.Block {
+	out := make([]wire.Block, len(blocks))
+	for i, b := range blocks {
+		out[i] = wire.Block{Name: b.Name, Offset: b.Offset, Shape: b.Shape, Strides: b.Strides, Fields: b.Fields}
+	}
+	return out
 }
 
 // envOptions describes every registered env's options for hello.

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/bots"
 	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/splendor-rl/splendor/internal/rng"
@@ -35,6 +36,8 @@ type State struct {
 
 // Game registers climb-v0 when a test imports this package.
 var Game = turnbased.Register(&turnbased.Game[State, *State]{ID: ID, Version: 0, NumActions: hand, ObsSize: obsSize,
+	Layout: []env.Block{env.Rows("table", 0, []string{"to_play", "last", "deck", "hand_1", "hand_2"}),
+		env.Rows("seats", 5, []string{"score", "cards"}, 3)},
 	Label: func(a int) string { return fmt.Sprintf("play slot %d", a+1) }, MinPlayers: 2, MaxPlayers: 3,
 	WinningScore: 20, MaxShaping: 2 * 9 / 20.0, Parse: Parse, Deal: deal})
 
