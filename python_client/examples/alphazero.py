@@ -25,10 +25,16 @@ Every `--eval-every` rounds the network alone (argmax) plays `--eval-games` seed
 `--eval-opponents` (greedy; add `mcts:200` or `mcts`, which cost seconds a game: splendor_rl.evaluate; 95 % Wilson
 intervals). The curve goes to `OUT/curve.csv` and TensorBoard (`OUT/tb`).
 
-Checkpoints and resuming (exactly): every `--checkpoint-every` rounds and at the end, `OUT/state.pt` holds the
-whole training state: weights, optimizer, replay buffer, the games in progress (their server states, `get_state`,
-and their trajectories so far), counters and generators. `--resume` loads it, puts the games back (`set_state`) and
-goes on: a run resumed from round r gives bit-identical weights to one that went on from r (same torch threads).
+Checkpoints and resuming: every `--checkpoint-every` rounds and at the end, two files.
+- `OUT/checkpoint.pt`, compact (a few MB: what a long run commits to a repository and a fresh machine resumes
+  from): the run's arguments, weights, optimizer, counters, generators and curve, without the replay buffer and the
+  games in progress. `--resume` from it deals every env a new game (seeded from the round) and refills the buffer
+  before training goes on: reproducible (the same checkpoint gives the same run), but not the run that never
+  stopped.
+- `OUT/state.pt`, whole (the buffer makes it hundreds of MB): the same plus the replay buffer and the games in
+  progress (their server states, `get_state`, and their trajectories so far). `--resume` from it puts the games back
+  (`set_state`) and goes on exactly: a run resumed from round r gives bit-identical weights to one that went on from
+  r (same torch threads). `--no-state` writes only the compact file.
 It stops after `--rounds` rounds or `--minutes` of wall clock, whichever comes first (the clock counts the time
 before a resume too).
 """
@@ -55,7 +61,7 @@ from splendor_rl.evaluate import play, wilson
 from splendor_rl.seeds import derive_seed
 
 # A resume takes these from its command line; every other argument from the checkpoint (they shape the run).
-RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads"}
+RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads", "state"}
 CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"]  # then per opponent: vs_X, _low, _high
 
 
@@ -94,17 +100,22 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--eval-opponents", nargs="+", default=["greedy"], metavar="BOT", help="built-in bots")
     p.add_argument("--eval-seed", type=int, default=10_000_000, help="eval game j is dealt from eval-seed + j")
     p.add_argument("--checkpoint-every", type=int, default=200, help="rounds between checkpoints")
-    p.add_argument("--out", default="runs/alphazero", help="state.pt, net.safetensors, curve.csv, tb/")
-    p.add_argument("--resume", default=None, metavar="STATE", help="continue the run saved in this state.pt")
+    p.add_argument("--out", default=None, help="checkpoint.pt, state.pt, net.safetensors, curve.csv, tb/ (default: "
+                   "runs/alphazero, or the resumed run's)")
+    p.add_argument("--resume", default=None, metavar="FILE", help="continue the run saved in this state.pt (exactly) "
+                   "or checkpoint.pt (compact: new games, the buffer refilled)")
+    p.add_argument("--no-state", dest="state", action="store_false", help="save only the compact checkpoint.pt")
     p.add_argument("--url", default=None, help="a running server (default: start a local one)")
     p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
     p.add_argument("--no-progress", dest="progress", action="store_false")
     args = p.parse_args(argv)
     if args.resume:
         given = vars(args)
-        args = argparse.Namespace(**torch.load(args.resume, map_location="cpu", weights_only=False)["args"])
-        for k in RUN_ARGS:
+        saved = torch.load(args.resume, map_location="cpu", weights_only=False)["args"]
+        args = argparse.Namespace(**{**vars(p.parse_args([])), **saved})  # arguments added since: their defaults
+        for k in RUN_ARGS | ({"out"} if given["out"] else set()):
             setattr(args, k, given[k])
+    args.out = args.out or "runs/alphazero"
     return args
 
 
@@ -202,24 +213,32 @@ class Run:
         self.seconds = 0.0
         self.curve: list[dict] = []
 
-    def state(self, args, envs) -> dict:
+    def checkpoint(self, args) -> dict:
+        """The compact checkpoint: everything but the replay buffer and the games in progress."""
         return {"args": vars(args), "net": self.net.state_dict(), "optimizer": self.optimizer.state_dict(),
-                "replay": vars(self.replay), "rng": self.rng.bit_generator.state,
-                "train_rng": self.train_rng.bit_generator.state, "torch": torch.get_rng_state(),
-                "games": self.games, "envs": envs.get_state(), "round": self.round, "finished": self.finished,
+                "rng": self.rng.bit_generator.state, "train_rng": self.train_rng.bit_generator.state,
+                "torch": torch.get_rng_state(), "round": self.round, "finished": self.finished,
                 "seconds": self.seconds, "curve": self.curve}
 
-    def load(self, saved: dict, envs):
-        """Puts the saved state back, the games in progress included; returns their (obs, infos)."""
+    def state(self, args, envs) -> dict:
+        """The whole state: the checkpoint, the buffer and the games in progress."""
+        return {**self.checkpoint(args), "replay": vars(self.replay), "games": self.games, "envs": envs.get_state()}
+
+    def load(self, saved: dict, envs, args):
+        """Puts a saved state or checkpoint back; returns the envs' (obs, infos): the games in progress of a state,
+        new games (seeded from the round) after a checkpoint."""
         self.net.load_state_dict(saved["net"])
         self.actor.load_state_dict(saved["net"])
         self.optimizer.load_state_dict(saved["optimizer"])
-        vars(self.replay).update(saved["replay"])
         self.rng.bit_generator.state = saved["rng"]
         self.train_rng.bit_generator.state = saved["train_rng"]
         torch.set_rng_state(saved["torch"])
-        self.games, self.round, self.finished = saved["games"], saved["round"], saved["finished"]
-        self.seconds, self.curve = saved["seconds"], saved["curve"]
+        self.round, self.finished, self.seconds, self.curve = (saved["round"], saved["finished"], saved["seconds"],
+                                                               saved["curve"])
+        if "replay" not in saved:
+            return envs.reset(seed=derive_seed(args.seed, 2_000_000 + self.round))
+        vars(self.replay).update(saved["replay"])
+        self.games = saved["games"]
         return envs.set_state(saved["envs"])
 
 
@@ -279,6 +298,12 @@ def evaluate_now(run: Run, args, opponent: str) -> tuple[float, float, float]:
     return (r.wins / r.games, *wilson(r.wins, r.games))
 
 
+def save_atomic(obj, path: str) -> None:
+    """torch.save to a temporary file, then renamed: a run killed while saving keeps its last checkpoint."""
+    torch.save(obj, f"{path}.tmp")
+    os.replace(f"{path}.tmp", path)
+
+
 def curve_columns(args) -> list[str]:
     return CURVE + [f"vs_{o}{end}" for o in args.eval_opponents for end in ("", "_low", "_high")]
 
@@ -303,14 +328,16 @@ def main(argv=None) -> None:
     check_teacher(envs, args)
     run = Run(args, envs, sample_scale(args))
     if args.resume:
-        obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs)
+        obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs, args)
     writer = SummaryWriter(os.path.join(args.out, "tb"), purge_step=run.round)
     bar = tqdm(total=args.minutes * 60 or None, unit="s", disable=not args.progress, initial=int(run.seconds))
     losses, started = (0.0, 0.0), time.perf_counter() - run.seconds
 
     def save() -> None:
         run.seconds = time.perf_counter() - started
-        torch.save(run.state(args, envs), os.path.join(args.out, "state.pt"))
+        save_atomic(run.checkpoint(args), os.path.join(args.out, "checkpoint.pt"))
+        if args.state:
+            save_atomic(run.state(args, envs), os.path.join(args.out, "state.pt"))
         pvnet.save(run.net, os.path.join(args.out, "net.safetensors"), args.env, env_options(args))
         with open(os.path.join(args.out, "curve.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, curve_columns(args))

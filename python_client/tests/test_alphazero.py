@@ -49,6 +49,28 @@ def test_alphazero_resumes_bit_identically(url, tmp_path):
     assert not all(torch.equal(first[k], b[k]) for k in a)  # it trained after the resume
 
 
+def test_a_compact_checkpoint_resumes_reproducibly(url, tmp_path):
+    """checkpoint.pt holds no buffer and no games: resumed twice, it deals the same new games, refills the buffer
+    the same way and trains on to the same weights, its counters going on from where it stopped."""
+    first = tmp_path / "first"
+    alphazero(url, first, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", "--no-state", *TEACHER)
+    checkpoint = first / "checkpoint.pt"
+    assert not (first / "state.pt").exists()
+    saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    assert saved["round"] == 40 and not {"replay", "games", "envs"} & saved.keys()
+    assert checkpoint.stat().st_size < 200_000  # the 32-wide network, its optimizer and counters
+    resumed = []
+    for out in (tmp_path / "a", tmp_path / "b"):
+        proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--out", str(out), "--rounds", "160",
+                   "--url", url, "--no-progress")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.startswith("160 rounds, ")
+        resumed.append(weights(out))
+    a, b, before = resumed[0], resumed[1], weights(first)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert not all(torch.equal(a[k], before[k]) for k in a)  # it refilled the buffer and trained
+
+
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
 def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
     alphazero(url, tmp_path, "--env", env_id, "--rounds", "80", "--eval-every", "40", "--eval-games", "8",
