@@ -101,7 +101,7 @@ func TestBaselineSearchIsAFunctionOfItsStream(t *testing.T) {
 
 func TestBaselineSearchStopsWhenAsked(t *testing.T) {
 	net := nimNet{logits: takeMost, value: knowsNim, calls: new(atomic.Int64)}
-	spec, b := baseline(t, "baseline+search:4096", net)
+	spec, b := baseline(t, "baseline+search:16384", net)
 	var stop atomic.Bool
 	stop.Store(true)
 	r := rng.New(1)

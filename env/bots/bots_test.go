@@ -120,12 +120,12 @@ func TestParse(t *testing.T) {
 			Exploration: bots.DefaultSettings.Exploration, Rollout: bots.DefaultSettings.Rollout}},
 		"mcts:rollout=random,exploration=1.5,iterations=10": {Kind: bots.MCTS,
 			Search: bots.Settings{Iterations: 10, Exploration: 1.5, Rollout: bots.Random}},
-		"baseline":             {Kind: bots.Baseline},
-		"baseline+search:1":    {Kind: bots.Baseline, Simulations: 1},
-		"baseline+search:4096": {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
-		"gumbel":               {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
-		"puct:1":               {Kind: bots.GuidedPUCT, Simulations: 1},
-		"puct:4096":            {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
+		"baseline":              {Kind: bots.Baseline},
+		"baseline+search:1":     {Kind: bots.Baseline, Simulations: 1},
+		"baseline+search:16384": {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
+		"gumbel":                {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
+		"puct:1":                {Kind: bots.GuidedPUCT, Simulations: 1},
+		"puct:16384":            {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
 	} {
 		spec, err := bots.Parse(name)
 		require.NoError(t, err, name)
@@ -134,8 +134,8 @@ func TestParse(t *testing.T) {
 	for _, name := range []string{"", "Greedy", "mcts:", "mcts:0", "mcts:100001", "mcts:-5", "greedy:5",
 		"mcts:iterations=ten", "mcts:exploration=-1", "mcts:exploration=nan", "mcts:rollout=mcts",
 		"mcts:depth=3", "mcts:iterations=10,,", "baseline:5", "baseline+search", "baseline+search:",
-		"baseline+search:0", "baseline+search:4097", "baseline+search:x", "baseline+mcts:5",
-		"gumbel:", "gumbel:0", "puct:4097", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
+		"baseline+search:0", "baseline+search:16385", "baseline+search:x", "baseline+mcts:5",
+		"gumbel:", "gumbel:0", "puct:16385", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)
 	}

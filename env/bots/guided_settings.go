@@ -55,4 +55,4 @@ var PlayoutGuided = func() GuidedSettings {
 // MaxSimulations bounds a guided search (AlphaZero searched 800, Gumbel
 // MuZero far fewer): its tree grows by a node per legal action of each leaf
 // (GuidedBytes), far faster than mcts's one node an iteration.
-const MaxSimulations = 4096
+const MaxSimulations = 16384
