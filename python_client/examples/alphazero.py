@@ -35,6 +35,8 @@ Checkpoints and resuming: every `--checkpoint-every` rounds and at the end, two 
   progress (their server states, `get_state`, and their trajectories so far). `--resume` from it puts the games back
   (`set_state`) and goes on exactly: a run resumed from round r gives bit-identical weights to one that went on from
   r (same torch threads). `--no-state` writes only the compact file.
+A resume takes every argument from the file but those its command line names again (`--lr`, `--simulations`…),
+except the ones that shape the network, the envs or the seeds (FIXED_ARGS).
 It stops after `--rounds` rounds or `--minutes` of wall clock, whichever comes first (the clock counts the time
 before a resume too).
 """
@@ -42,6 +44,7 @@ before a resume too).
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import os
 import sys
@@ -60,8 +63,10 @@ from splendor_rl.errors import BadOption
 from splendor_rl.evaluate import play, wilson
 from splendor_rl.seeds import derive_seed
 
-# A resume takes these from its command line; every other argument from the checkpoint (they shape the run).
+# A resume takes these from its command line; every other argument from the checkpoint unless given again (a long
+# run may lower its learning rate, search more…), but for FIXED_ARGS, which shape the network, the envs and the seeds.
 RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads", "state"}
+FIXED_ARGS = {"env", "players", "features", "seed", "num_envs", "hidden", "layers"}
 CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"]  # then per opponent: vs_X, _low, _high
 
 
@@ -110,13 +115,23 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-progress", dest="progress", action="store_false")
     args = p.parse_args(argv)
     if args.resume:
-        given = vars(args)
         saved = torch.load(args.resume, map_location="cpu", weights_only=False)["args"]
-        args = argparse.Namespace(**{**vars(p.parse_args([])), **saved})  # arguments added since: their defaults
-        for k in RUN_ARGS | ({"out"} if given["out"] else set()):
-            setattr(args, k, given[k])
+        given = given_args(p, argv)
+        if fixed := sorted(k for k in given.keys() & FIXED_ARGS if given[k] != saved.get(k, given[k])):
+            p.error(f"--resume: {', '.join('--' + k.replace('_', '-') for k in fixed)} shape the run and cannot change")
+        # Arguments added since the checkpoint take their defaults.
+        args = argparse.Namespace(**{**vars(p.parse_args([])), **saved, **given,
+                                     **{k: getattr(args, k) for k in RUN_ARGS}})
     args.out = args.out or "runs/alphazero"
     return args
+
+
+def given_args(p: argparse.ArgumentParser, argv) -> dict:
+    """The arguments the command line names (not their defaults)."""
+    bare = copy.deepcopy(p)
+    for action in bare._actions:
+        action.default = argparse.SUPPRESS
+    return vars(bare.parse_args(argv))
 
 
 def env_options(args) -> dict:
@@ -329,6 +344,8 @@ def main(argv=None) -> None:
     run = Run(args, envs, sample_scale(args))
     if args.resume:
         obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs, args)
+        for group in run.optimizer.param_groups:  # the resume's own, if given
+            group.update(lr=args.lr, weight_decay=args.weight_decay)
     writer = SummaryWriter(os.path.join(args.out, "tb"), purge_step=run.round)
     bar = tqdm(total=args.minutes * 60 or None, unit="s", disable=not args.progress, initial=int(run.seconds))
     losses, started = (0.0, 0.0), time.perf_counter() - run.seconds

@@ -69,6 +69,15 @@ def test_a_compact_checkpoint_resumes_reproducibly(url, tmp_path):
     a, b, before = resumed[0], resumed[1], weights(first)
     assert all(torch.equal(a[k], b[k]) for k in a)
     assert not all(torch.equal(a[k], before[k]) for k in a)  # it refilled the buffer and trained
+    # A resume may change how the run learns, not what the network is.
+    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--out", str(tmp_path / "c"),
+               "--rounds", "41", "--lr", "0.0005", "--url", url, "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    saved = torch.load(tmp_path / "c" / "checkpoint.pt", map_location="cpu", weights_only=False)
+    assert saved["args"]["lr"] == 0.0005 and saved["optimizer"]["param_groups"][0]["lr"] == 0.0005
+    assert saved["args"]["simulations"] == 8  # the rest as saved
+    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--hidden", "64", "--url", url)
+    assert proc.returncode == 2 and "--hidden shape the run and cannot change" in proc.stderr
 
 
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
