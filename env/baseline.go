@@ -17,15 +17,16 @@ type Baseline struct {
 	Name    string  // its file's name, for messages
 	Env     string  // the env id it plays
 	Players int     // the table size it plays, as its name says
+	Edition string  // "" for the "baseline" bots, else they are "baseline@Edition" (bots.Parse)
 	Options Options // the env options it was trained with: its observations are that env's
 	Network bots.Network
 }
 
 // NetBaseline is the Baseline of network n, read from the file name and
-// named for players seats: the network's env and training options are its
-// own.
-func NetBaseline(name string, players int, n *nets.Net) Baseline {
-	return Baseline{Name: name, Env: n.Env, Players: players, Options: n.Options,
+// named for players seats and edition: the network's env and training
+// options are its own.
+func NetBaseline(name string, players int, edition string, n *nets.Net) Baseline {
+	return Baseline{Name: name, Env: n.Env, Players: players, Edition: edition, Options: n.Options,
 		Network: bots.Network{Obs: n.Obs(), Actions: n.Actions(),
 			NewEvaluator: func() bots.Evaluator { return n.NewEvaluator() }}}
 }
@@ -38,33 +39,44 @@ var (
 // SetBaselines makes bs the baseline bots of their envs, replacing every
 // earlier set (nil: none). Each must name a registered env whose options
 // it was trained with make an env of its Players, serving observations of
-// its Network's length and an action space of its size, and no two may
-// play the same env at the same table size; on error nothing changes.
+// its Network's length and an action space of its size, and no two of an
+// edition may play the same env at the same table size; on error nothing
+// changes.
 func SetBaselines(bs []Baseline) error {
 	baselinesMu.Lock()
 	defer baselinesMu.Unlock()
-	seen := map[[2]any]string{}
+	seen := map[[3]any]string{}
+	var named []string
 	for i := range bs {
 		b := &bs[i]
 		if err := checkBaseline(b); err != nil {
 			return fmt.Errorf("%s: %w", b.Name, err)
 		}
-		key := [2]any{b.Env, b.Players}
+		key := [3]any{b.Env, b.Players, b.Edition}
 		if other, dup := seen[key]; dup {
 			return fmt.Errorf("%s: plays %s with %d players, as %s does", b.Name, b.Env, b.Players, other)
 		}
 		seen[key] = b.Name
+		if b.Edition != "" {
+			named = append(named, b.Edition)
+		}
+	}
+	editions, err := bots.SetEditions(named)
+	if err != nil {
+		return err
 	}
 	var names []string
 	for _, id := range IDs() {
 		g, _ := lookup(id)
-		for players := 1; players <= bots.MaxSeats && g.SetBaseline != nil; players++ {
-			g.SetBaseline(players, nil)
+		for edition := range bots.MaxEditions + 1 {
+			for players := 1; players <= bots.MaxSeats && g.SetBaseline != nil; players++ {
+				g.SetBaseline(players, uint8(edition), nil)
+			}
 		}
 	}
 	for i := range bs {
 		g, _ := lookup(bs[i].Env)
-		g.SetBaseline(bs[i].Players, &bs[i])
+		g.SetBaseline(bs[i].Players, editions[bs[i].Edition], &bs[i])
 		names = append(names, bs[i].Name)
 	}
 	slices.Sort(names)
@@ -106,13 +118,18 @@ func BaselineNames() []string {
 	return baselineNames
 }
 
-// NoBaseline is the refusal of a baseline bot in env id with players seats,
-// which has no network: it says which exist.
-func NoBaseline(id string, players int) error {
+// NoBaseline is the refusal of a baseline bot of edition ("" the default)
+// in env id with players seats, which has no network: it says which exist.
+func NoBaseline(id string, players int, edition string) error {
 	have := "none are loaded"
 	if names := BaselineNames(); len(names) > 0 {
 		have = "loaded: " + fmt.Sprint(names)
 	}
-	return fmt.Errorf("no baseline network for %s with %d players (the server's baselines directory holds "+
-		"<env-id>-<players>p.safetensors files; %s)", id, players, have)
+	what := "baseline network"
+	if edition != "" {
+		what = "baseline@" + edition + " network"
+	}
+	return fmt.Errorf("no %s for %s with %d players (the server's baselines directory holds "+
+		"<env-id>-<players>p.safetensors and <env-id>-<players>p@<edition>.safetensors files; %s)",
+		what, id, players, have)
 }

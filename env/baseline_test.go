@@ -28,7 +28,7 @@ func randomBaseline(t *testing.T, id string, players int, options env.Options, s
 	require.NoError(t, err)
 	n, err := nets.Load(path)
 	require.NoError(t, err)
-	return env.NetBaseline(filepath.Base(path), players, n), n
+	return env.NetBaseline(filepath.Base(path), players, "", n), n
 }
 
 // withBaselines installs bs for the test.

@@ -15,9 +15,10 @@ type Game struct {
 	Make       func(o *OptionReader) (Spec, func() Env)
 	Components func() any
 	// SetBaseline makes b, checked against the game (SetBaselines), the
-	// baseline bots of its tables of players seats (nil: none). Optional:
-	// a game without it has no baseline bots.
-	SetBaseline func(players int, b *Baseline)
+	// baseline bots of edition (bots.Spec.Edition) at its tables of
+	// players seats (nil: none). Optional: a game without it has no
+	// baseline bots.
+	SetBaseline func(players int, edition uint8, b *Baseline)
 }
 
 var (

@@ -39,7 +39,7 @@ var table = []setting{
 	{"pprof_listen", "", "loopback host:port to serve Go's pprof on (empty: off)"},
 	{"workers", 0, "goroutines stepping envs (0: one per core)"},
 	{"search_slots", 0, "mcts searches running at once, the share of the cores searches take (0: one fewer than workers, at least 1)"},
-	{"baselines", "", "directory of the baseline bots' networks, <env-id>-<players>p.safetensors (empty: the ones built into the binary)"},
+	{"baselines", "", "directory of the baseline bots' networks, <env-id>-<players>p[@<edition>].safetensors (empty: the ones built into the binary)"},
 	{"log_level", "info", "debug, info, warn or error"},
 	{"token", "", "shared secret clients send in hello (empty: none)"},
 }

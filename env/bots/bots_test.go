@@ -1,6 +1,7 @@
 package bots_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -189,4 +190,40 @@ func TestMCTSTargetsSearchAForcedMove(t *testing.T) {
 	assert.Equal(t, 0, action)
 	assert.Equal(t, []float32{1, 0, 0}, policy)
 	assert.Equal(t, float32(1), share, "taking the last stone wins")
+}
+
+// A named edition is a baseline bot of its own network: Parse knows only
+// the editions loaded, and SetEditions refuses names that are not names.
+func TestEditionsNameBaselineNetworks(t *testing.T) {
+	t.Cleanup(func() { _, _ = bots.SetEditions(nil) })
+	_, err := bots.Parse("baseline@2026-11-26")
+	require.ErrorIs(t, err, bots.ErrBadBot)
+	index, err := bots.SetEditions([]string{"long-run", "2026-11-26", "long-run"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]uint8{"2026-11-26": 1, "long-run": 2}, index)
+	assert.Equal(t, []string{"2026-11-26", "long-run"}, bots.Editions())
+	for name, want := range map[string]bots.Spec{
+		"baseline@2026-11-26":           {Kind: bots.Baseline, Edition: 1},
+		"baseline@long-run+search:64":   {Kind: bots.Baseline, Edition: 2, Simulations: 64},
+		"baseline+search:64":            {Kind: bots.Baseline, Simulations: 64},
+		"baseline@2026-11-26+search:16": {Kind: bots.Baseline, Edition: 1, Simulations: 16},
+	} {
+		spec, err := bots.Parse(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, want, spec, name)
+	}
+	for _, name := range []string{"baseline@", "baseline@other", "baseline@long-run+search:0", "baseline@long-run+",
+		"baselines@long-run", "baseline@long-run+search:x"} {
+		_, err := bots.Parse(name)
+		assert.ErrorIs(t, err, bots.ErrBadBot, name)
+	}
+	_, err = bots.SetEditions([]string{"Upper"})
+	require.Error(t, err)
+	many := make([]string, bots.MaxEditions+1)
+	for i := range many {
+		many[i] = fmt.Sprint("e", i)
+	}
+	_, err = bots.SetEditions(many)
+	require.Error(t, err)
+	assert.Equal(t, []string{"2026-11-26", "long-run"}, bots.Editions(), "a refused set changes nothing")
 }

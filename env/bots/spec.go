@@ -22,9 +22,12 @@ const (
 // Names are the bots' names, in Kind order.
 var Names = []string{"random", "greedy", "mcts", "baseline", "gumbel", "puct"}
 
-// baselineSearch is the prefix of a baseline bot that searches:
-// "baseline+search:64".
-const baselineSearch = "baseline+search:"
+// A baseline bot's name: "baseline", or a named edition of the network
+// ("baseline@2026-11-26"), then "+search:N" when it searches.
+const (
+	baselineName = "baseline"
+	searchSuffix = "+search:"
+)
 
 func (k Kind) String() string { return Names[k] }
 
@@ -44,6 +47,10 @@ const MaxIterations = 20_000
 // Spec is a bot as its name describes it.
 type Spec struct {
 	Kind Kind
+	// Edition is a Baseline's network: 0 the default one ("baseline"), k a
+	// named edition, Editions()[k-1] ("baseline@NAME"). A byte beside Kind
+	// keeps the Spec as small as before.
+	Edition uint8
 	// Simulations is a Baseline's search: 0 plays the network's argmax,
 	// N > 0 a guided search of N simulations (baseline+search:N); and a
 	// GuidedGumbel's or GuidedPUCT's, always N > 0. An int32 fits beside
@@ -91,9 +98,8 @@ var ErrBadBot = errors.New("bad bot")
 // (PlayoutGuided's simulations) and "gumbel:1000" or "puct:1000" (that
 // many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
-	if n, ok := strings.CutPrefix(name, baselineSearch); ok {
-		sims, err := simulations(name, n, baselineSearch+"N")
-		return Spec{Kind: Baseline, Simulations: sims}, err
+	if strings.HasPrefix(name, baselineName+"@") || strings.HasPrefix(name, baselineName+searchSuffix) {
+		return parseBaseline(name)
 	}
 	kindName, settings, hasSettings := strings.Cut(name, ":")
 	for k, n := range Names {
@@ -123,7 +129,30 @@ func Parse(name string) (Spec, error) {
 	}
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
 		"\"mcts:iterations=800,exploration=0.7,rollout=random\", gumbel and puct simulations as in \"gumbel:1000\", "+
-		"and baseline searching as in \"%s64\")", ErrBadBot, name, strings.Join(Names, ", "), baselineSearch)
+		"and baseline searching as in \"baseline+search:64\" or playing a named edition as in \"baseline@NAME\")",
+		ErrBadBot, name, strings.Join(Names, ", "))
+}
+
+// parseBaseline reads "baseline[@NAME][+search:N]" but plain "baseline".
+func parseBaseline(name string) (Spec, error) {
+	spec := Spec{Kind: Baseline}
+	net, sims, searches := strings.Cut(name, searchSuffix)
+	if searches {
+		var err error
+		if spec.Simulations, err = simulations(name, sims, "baseline[@NAME]+search:N"); err != nil {
+			return Spec{}, err
+		}
+	}
+	if edition, ok := strings.CutPrefix(net, baselineName+"@"); ok {
+		k, known := editionOf(edition)
+		if !known {
+			return Spec{}, fmt.Errorf("%w: %q: no baseline edition %q (loaded: %v)", ErrBadBot, name, edition, Editions())
+		}
+		spec.Edition = k
+	} else if net != baselineName {
+		return Spec{}, fmt.Errorf("%w: %q: want baseline[@NAME][+search:N]", ErrBadBot, name)
+	}
+	return spec, nil
 }
 
 // guidedSpec completes the Spec of a gumbel or puct bot, alone or with its

@@ -6,23 +6,27 @@ import (
 	"github.com/splendor-rl/splendor/internal/rng"
 )
 
-// setBaseline makes b the baseline bots of g's tables of players seats
-// (env.Game.SetBaseline). The bot observes as the env b was trained in
-// does, its features block included, whatever the options of the env it
-// plays in.
-func (g *Game[S, G]) setBaseline(players int, b *env.Baseline) {
+// setBaseline makes b the baseline bots of edition at g's tables of
+// players seats (env.Game.SetBaseline). The bot observes as the env b was
+// trained in does, its features block included, whatever the options of
+// the env it plays in.
+func (g *Game[S, G]) setBaseline(players int, edition uint8, b *env.Baseline) {
 	if b == nil {
-		g.baselines[players].Store(nil)
+		g.baselines[edition][players].Store(nil)
 		return
 	}
 	c := g.readConfig(env.NewOptionReader(b.Options)) // checked by env.SetBaselines
-	g.baselines[players].Store(bots.NewNetBot(b.Network, g.leafObservers[Flag(c.features)], &g.guides))
+	g.baselines[edition][players].Store(bots.NewNetBot(b.Network, g.leafObservers[Flag(c.features)], &g.guides))
 }
 
-// canPlay refuses a baseline bot at a table size without a network.
+// canPlay refuses a baseline bot at a table size without its network.
 func (g *Game[S, G]) canPlay(bot bots.Spec, players int) error {
-	if bot.Kind == bots.Baseline && g.baselines[players].Load() == nil {
-		return env.NoBaseline(g.ID, players)
+	if bot.Kind == bots.Baseline && g.baselines[bot.Edition][players].Load() == nil {
+		edition := ""
+		if bot.Edition > 0 {
+			edition = bots.Editions()[bot.Edition-1]
+		}
+		return env.NoBaseline(g.ID, players, edition)
 	}
 	return nil
 }
@@ -38,7 +42,7 @@ func (e *Env[S, G]) act(bot bots.Spec, r *rng.Rand, policy []float32) (action in
 	case bots.Random, bots.Greedy:
 		return e.game.bots.ActUntil(bot, r, &e.s, e.stop), 0
 	case bots.Baseline:
-		return e.game.baselines[e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)
+		return e.game.baselines[bot.Edition][e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)
 	}
 	if set, ok := bot.Guided(); ok {
 		return e.game.guides.Play(set, &e.s, r.Uint64(), e.stop, policy)

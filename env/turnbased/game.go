@@ -79,9 +79,10 @@ type Game[S any, G Rules[S]] struct {
 	// leafObservers observe a guided search's leaves as an env does,
 	// without and with the features block (guided.go).
 	leafObservers [2]bots.Observer[S]
-	// baselines are the baseline bots by table size (baseline.go): set at
-	// the server's start, read at every baseline bot's decision.
-	baselines [bots.MaxSeats + 1]atomic.Pointer[bots.NetBot[S, G]]
+	// baselines are the baseline bots by edition and table size
+	// (baseline.go): set at the server's start, read at every baseline
+	// bot's decision.
+	baselines [bots.MaxEditions + 1][bots.MaxSeats + 1]atomic.Pointer[bots.NetBot[S, G]]
 }
 
 // Register makes g an env (env.Register) and returns it.

@@ -32,11 +32,12 @@ import numpy as np
 
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
-from .evaluate import Policy, checkpoint_env, checkpoint_policy, fail, network_options
+from .evaluate import Policy, bot_kind, checkpoint_env, checkpoint_policy, fail, network_options
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
 
-# gumbel, puct: guided searches on playouts; baseline, baseline+search: the server's networks (docs/bots.md).
+# gumbel, puct: guided searches on playouts; baseline, baseline+search: the server's networks, baseline@EDITION one
+# of its named editions (docs/bots.md).
 BUILT_IN_BOTS = ("random", "greedy", "mcts", "gumbel", "puct", "baseline", "baseline+search")
 FORMATS = ("round-robin", "gauntlet")
 
@@ -58,7 +59,7 @@ def parse_entrant(spec: str) -> Entrant:
     name, source = (head, tail) if named and ":" not in head else (spec, spec)
     if not name or not source:
         raise ValueError(f"entrant {spec!r}: expected a bot, name=path.pt or name=module:function")
-    if source.split(":", 1)[0] in BUILT_IN_BOTS:
+    if bot_kind(source) in BUILT_IN_BOTS:
         return Entrant(name, "bot", source)
     if source.endswith(".pt") or os.path.isfile(source):
         return Entrant(name, "checkpoint", source)

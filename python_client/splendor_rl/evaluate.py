@@ -28,6 +28,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import sys
 from dataclasses import asdict, dataclass
 from typing import Callable, NoReturn, Sequence
@@ -155,9 +156,15 @@ def random_policy(seed: int) -> Policy:
 BOTS = ("greedy", "mcts", "gumbel", "puct", "baseline", "baseline+search")  # docs/bots.md
 
 
+def bot_kind(name: str) -> str:
+    """The kind of bot a name says, settings and edition aside: `mcts:800` → `mcts`, `baseline@2026-11-26+search:8`
+    → `baseline+search` (the server checks the rest)."""
+    return re.sub(r"@[^+:]*", "", name.split(":", 1)[0])
+
+
 def is_bot(name: str) -> bool:
-    """Whether a --policy names a built-in bot (the server checks its settings)."""
-    return name.split(":", 1)[0] in BOTS
+    """Whether a --policy names a built-in bot."""
+    return bot_kind(name) in BOTS
 
 
 def bot_policy(bot: str, seed: int) -> Policy:

@@ -31,13 +31,14 @@ from .arena import check_entrants, load_policies, parse_entrant, run
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
 
 DEALS, SEED = 50, 20261126
-# The reference fields, fitted by `--calibrate` (docs/ladder.md), then the shipped networks (`baseline…`: the server's
-# baselines/ files whose SHA-256 docs/ladder.md lists), laddered against them; tests pin them to the docs.
+# The reference fields, fitted by `--calibrate` (docs/ladder.md), then frozen editions of the shipped networks
+# (`baseline@EDITION…`: the server's baselines/ files whose SHA-256 docs/ladder.md lists, which a new `baseline` does
+# not replace), laddered against them; tests pin them to the docs.
 FIELDS: dict[tuple[str, int], dict[str, float]] = {
-    ("splendor-v1", 2): {"random": 380.1, "greedy": 1000.0, "mcts:200": 1267.0, "mcts": 1536.7, "baseline": 1203.0,
-                         "baseline+search:1024": 1616.0},
+    ("splendor-v1", 2): {"random": 380.1, "greedy": 1000.0, "mcts:200": 1267.0, "mcts": 1536.7,
+                         "baseline@2026-11-26": 1203.0, "baseline@2026-11-26+search:1024": 1616.0},
     ("splendor-duel-v1", 2): {"random": 53.1, "greedy": 1000.0, "mcts:200": 1323.4, "mcts": 1986.3,
-                              "baseline": 1923.0},
+                              "baseline@2026-11-26": 1923.0},
 }
 ANCHOR = "greedy"
 BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows

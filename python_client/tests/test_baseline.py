@@ -5,6 +5,8 @@ evaluated in pure Go (env/nets): random networks by a server started with `--bas
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -70,6 +72,7 @@ def test_the_tools_take_baseline_bots(networks):
 
     url, _ = networks
     assert parse_entrant("baseline").kind == parse_entrant("b=baseline+search:8").kind == "bot"
+    assert parse_entrant("baseline@2026-11-26+search:8").kind == "bot"
     assert parse(evaluate(url, "--policy", "baseline+search:8", "--opponent", "baseline", "--games", "4"))[:2] == \
         ("baseline+search:8", "baseline")
 
@@ -77,11 +80,12 @@ def test_the_tools_take_baseline_bots(networks):
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_shipped_baseline_is_its_files_argmax(path):
     net, env_id, options = pvnet.load(str(path))
-    players = int(path.stem.rsplit("-", 1)[1].rstrip("p"))
-    assert options.get("players", 2) == players  # the name's table size is the one it was trained for
+    named_env, players, edition = re.fullmatch(r"(.+?)-(\d)p(?:@(.+))?", path.stem).groups()
+    assert (named_env, options.get("players", 2)) == (env_id, int(players))  # what the name says it was trained for
+    bot = f"baseline@{edition}" if edition else "baseline"
     rng, checked = np.random.default_rng(2), 0
     with LocalServer(args=("--log-level", "warn")) as srv:
         for envs, obs, mask in positions(srv.url, env_id, options, rng):
-            np.testing.assert_array_equal(envs.bot_actions("baseline"), net.greedy(obs, mask))
+            np.testing.assert_array_equal(envs.bot_actions(bot), net.greedy(obs, mask))
             checked += len(obs)
     assert checked == POSITIONS

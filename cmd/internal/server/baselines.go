@@ -15,8 +15,9 @@ import (
 	"github.com/splendor-rl/splendor/env/nets"
 )
 
-// baselineName is a baseline's file name: the env id, then the players.
-var baselineName = regexp.MustCompile(`^(.+)-([1-9])p\.safetensors$`)
+// baselineName is a baseline's file name: the env id, the players, then
+// the edition it is, if a named one (bots.SetEditions checks the name).
+var baselineName = regexp.MustCompile(`^(.+?)-([1-9])p(?:@(.+))?\.safetensors$`)
 
 // LoadBaselines reads the baseline networks and makes them the envs'
 // baseline bots: every *.safetensors file of dir, or with dir empty those
@@ -81,7 +82,8 @@ func (s shelf) readBaseline(name string) (env.Baseline, error) {
 	path := s.path(name)
 	m := baselineName.FindStringSubmatch(name)
 	if m == nil {
-		return env.Baseline{}, fmt.Errorf("baselines: %s: want a name <env-id>-<players>p.safetensors", path)
+		return env.Baseline{}, fmt.Errorf("baselines: %s: want a name <env-id>-<players>p.safetensors or "+
+			"<env-id>-<players>p@<edition>.safetensors", path)
 	}
 	n, err := s.load(name)
 	if err != nil {
@@ -91,7 +93,7 @@ func (s shelf) readBaseline(name string) (env.Baseline, error) {
 		return env.Baseline{}, fmt.Errorf("baselines: %s: named for %s, but its network was trained on %s", path, m[1], n.Env)
 	}
 	players, _ := strconv.Atoi(m[2])
-	return env.NetBaseline(name, players, n), nil
+	return env.NetBaseline(name, players, m[3], n), nil
 }
 
 // load reads the network of file name: from a directory through nets.Load,

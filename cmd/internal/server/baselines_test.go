@@ -161,3 +161,60 @@ func makeBatch2(t *testing.T, c *Client, id string) (wire.MakeReply, wire.BatchR
 	require.NoError(t, c.Call(wire.Request{Op: wire.OpReset, Handle: made.Handle}, &first))
 	return made, first
 }
+
+// A named edition ("<env>-<players>p@<edition>.safetensors") plays as
+// "baseline@<edition>" beside the default network, which stays "baseline":
+// each bot is its own network's argmax; an edition not loaded, or at a
+// table size it has no network for, is refused naming what is loaded; a
+// file whose edition is no name is refused at load.
+func TestNamedEditionsPlayBesideTheBaseline(t *testing.T) {
+	current := networkFile(t, "splendor-v1", map[string]any{"players": 2}, 0)
+	shape := current.Tensor("policy.weight").Shape
+	old := nettest.RandomNet(22, current.Tensor("scale").Shape[0], shape[0], 16, 1)
+	old.Meta = current.Meta
+	dir := baselineDir(t, map[string][]byte{"splendor-v1-2p.safetensors": current.Bytes(),
+		"splendor-v1-2p@2026-11-26.safetensors": old.Bytes()})
+	names, err := LoadBaselines(dir)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{"splendor-v1-2p.safetensors", "splendor-v1-2p@2026-11-26.safetensors"}, names)
+
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	made, batch := makeBatch(t, c, 8, map[string]any{"players": 2})
+	obs, na := made.Spec.ObsShape[0], made.Spec.NumActions
+	differ := 0
+	for bot, file := range map[string]*nettest.File{"baseline": current, "baseline@2026-11-26": old} {
+		net, err := nets.Read(bot, file.Bytes())
+		require.NoError(t, err)
+		ev := net.NewEvaluator()
+		var advice wire.ActionsReply
+		require.NoError(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: bot}, &advice))
+		for i := range 8 {
+			want := ev.Argmax(batch.Obs.Data[i*obs:(i+1)*obs], batch.Mask.Data[i*na:(i+1)*na])
+			require.Equal(t, uint32(want), binary.LittleEndian.Uint32(advice.Actions.Data[4*i:]), "%s, env %d", bot, i)
+		}
+		if bot != "baseline" {
+			var other wire.ActionsReply
+			require.NoError(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "baseline"}, &other))
+			for i := range 8 {
+				differ += int(binary.LittleEndian.Uint32(advice.Actions.Data[4*i:]) ^ binary.LittleEndian.Uint32(other.Actions.Data[4*i:]))
+			}
+		}
+	}
+	require.NotZero(t, differ, "the two networks chose alike everywhere: the test tells nothing")
+	var advice wire.ActionsReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpBotActions, Handle: made.Handle, Bot: "baseline@2026-11-26+search:16",
+		Seed: seed(1)}, &advice))
+
+	var refused wire.MakeReply
+	werr := requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1,
+		Options: map[string]any{"mode": "vs_bots", "bots": "baseline@2026-12-01"}}, &refused), wire.CodeBadOption)
+	assert.Contains(t, werr.Message, `no baseline edition "2026-12-01" (loaded: [2026-11-26])`)
+	werr = requireCode(t, c.Call(wire.Request{Op: wire.OpMake, Env: "splendor-v1", NumEnvs: 1,
+		Options: map[string]any{"players": 3, "mode": "vs_bots", "bots": "baseline@2026-11-26"}}, &refused), wire.CodeBadOption)
+	assert.Contains(t, werr.Message, "no baseline@2026-11-26 network for splendor-v1 with 3 players")
+
+	bad := baselineDir(t, map[string][]byte{"splendor-v1-2p@Old.safetensors": old.Bytes()})
+	_, err = LoadBaselines(bad)
+	require.ErrorContains(t, err, `edition "Old": want lower-case letters, digits, dots and dashes`)
+}
