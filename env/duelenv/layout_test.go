@@ -6,7 +6,7 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/duel"
 	"github.com/splendor-rl/splendor/env/envtest"
-	"github.com/splendor-rl/splendor/internal/rng"
+	"github.com/splendor-rl/splendor/env/turnbased"
 	"github.com/stretchr/testify/require"
 )
 
@@ -14,25 +14,8 @@ import (
 // along random games with features, both seats' views of the bag, board,
 // pyramid, seats and hands, and the points each seat lacks.
 func TestLayoutNamesWhatTheEngineHolds(t *testing.T) {
-	opts := env.Options{"features": "derived"}
-	v, err := env.Make(ID, 1, opts, 0, nil)
-	require.NoError(t, err)
-	spec := &v.Spec
-	e := envtest.NewEnv(t, Game, opts)
-	r := rng.New(5)
-	obs, mask := make([]uint8, spec.ObsSize()), make([]uint8, spec.NumActions)
-	for game := range uint64(3) {
-		e.Reset(game)
-		for !e.Done() {
-			s := e.State().State
-			for me := range duel.NumPlayers {
-				e.ObserveSeat(me, obs)
-				checkLayout(t, spec, obs, &s, me)
-			}
-			e.Mask(mask)
-			require.NoError(t, e.Step(int(env.SampleLegal(mask, &r))))
-		}
-	}
+	envtest.EveryView(t, Game, env.Options{"features": "derived"}, 3,
+		func(spec *env.Spec, obs []uint8, g *game, me int) { checkLayout(t, spec, obs, &g.State, me) })
 }
 
 func checkLayout(t *testing.T, spec *env.Spec, obs []uint8, s *duel.State, me int) {
@@ -47,7 +30,7 @@ func checkLayout(t *testing.T, spec *env.Spec, obs []uint8, s *duel.State, me in
 		}
 	}
 	for slot, c := range s.Pyramid {
-		checkCard(t, value, c, "pyramid", slot)
+		envtest.RequireRow(t, spec, obs, "pyramid", cardRow(c), slot)
 	}
 	for k := range duel.NumPlayers {
 		p := &s.Players[(me+k)%duel.NumPlayers]
@@ -60,27 +43,25 @@ func checkLayout(t *testing.T, spec *env.Spec, obs []uint8, s *duel.State, me in
 		for h := range int(p.NumReserved) {
 			require.Equal(t, p.Reserved[h].Info().Level+1, value("hands", "level", k, h))
 			if k == 0 || p.Blind&(1<<h) == 0 {
-				checkCard(t, value, p.Reserved[h], "hands", k, h)
+				envtest.RequireRow(t, spec, obs, "hands", cardRow(p.Reserved[h]), k, h)
 			}
 		}
 	}
 }
 
-// checkCard: the row at index of block shows card c (or none).
-func checkCard(t *testing.T, value func(string, string, ...int) uint8, c duel.Card, block string, index ...int) {
-	require.Equal(t, c != duel.NoCard, value(block, "present", index...) == 1)
+// cardRow is what a card's row shows (nil: no card).
+func cardRow(c duel.Card) map[string]uint8 {
 	if c == duel.NoCard {
-		return
+		return nil
 	}
 	info := c.Info()
-	require.Equal(t, info.Points, value(block, "points", index...))
-	require.Equal(t, info.Crowns, value(block, "crowns", index...))
-	require.Equal(t, info.Bonuses, value(block, "bonuses", index...))
-	require.Equal(t, info.Joker, value(block, "joker", index...) == 1)
+	row := map[string]uint8{"present": 1, "points": info.Points, "crowns": info.Crowns, "bonuses": info.Bonuses,
+		"joker": turnbased.Flag(info.Joker)}
 	if !info.Joker && info.Colour != duel.NoGem {
-		require.Equal(t, uint8(1), value(block, "colour_"+info.Colour.String(), index...))
+		row["colour_"+info.Colour.String()] = 1
 	}
 	for g := range duel.NumCostKinds {
-		require.Equal(t, info.Cost[g], value(block, "cost_"+duel.Gem(g).String(), index...))
+		row["cost_"+duel.Gem(g).String()] = info.Cost[g]
 	}
+	return row
 }

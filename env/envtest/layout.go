@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/splendor-rl/splendor/env"
+	"github.com/splendor-rl/splendor/env/turnbased"
+	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/require"
 )
 
@@ -67,4 +69,41 @@ func LayoutRows(t *testing.T, id string, opts env.Options) []string {
 			strings.Join(b.Fields, " "))
 	}
 	return rows
+}
+
+// EveryView plays games random games of g made with opts and calls check
+// with every seat's view of every position (the spec's layout names its
+// values) and the engine's state, for a game's tests of its layout.
+func EveryView[S any, G turnbased.Rules[S]](t *testing.T, g *turnbased.Game[S, G], opts env.Options, games int,
+	check func(spec *env.Spec, obs []uint8, s *S, me int)) {
+	v, err := env.Make(g.ID, 1, opts, 0, nil)
+	require.NoError(t, err)
+	spec := &v.Spec
+	e := NewEnv(t, g, opts)
+	r := rng.New(5)
+	obs, mask := make([]uint8, spec.ObsSize()), make([]uint8, spec.NumActions)
+	for game := range uint64(games) {
+		e.Reset(game)
+		for !e.Done() {
+			s := e.State()
+			for me := range spec.Players {
+				e.ObserveSeat(me, obs)
+				check(spec, obs, &s, me)
+			}
+			e.Mask(mask)
+			require.NoError(t, e.Step(int(env.SampleLegal(mask, &r))))
+		}
+	}
+}
+
+// RequireRow checks the row of block at index against want (field →
+// value; the fields it does not name are not checked), or, with want nil,
+// that the row is empty: its "present" field is 0.
+func RequireRow(t *testing.T, spec *env.Spec, obs []uint8, block string, want map[string]uint8, index ...int) {
+	if want == nil {
+		want = map[string]uint8{"present": 0}
+	}
+	for field, v := range want {
+		require.Equal(t, v, Value(t, spec, obs, block, field, index...), "%s %v: %s", block, index, field)
+	}
 }

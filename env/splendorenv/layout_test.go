@@ -6,31 +6,15 @@ import (
 	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/envtest"
 	"github.com/splendor-rl/splendor/env/splendor"
-	"github.com/splendor-rl/splendor/internal/rng"
 	"github.com/stretchr/testify/require"
 )
 
 // The spec's layout, read by name only, says what the engine's state holds:
-// along random 3-player games with features, every seat's view of the
+// along two random 3-player games with features, every seat's view of the
 // bank, market, nobles, seats and hands, and the points each seat lacks.
 func TestLayoutNamesWhatTheEngineHolds(t *testing.T) {
-	opts := env.Options{"players": 3, "features": "derived"}
-	v, err := env.Make(ID, 1, opts, 0, nil)
-	require.NoError(t, err)
-	spec := &v.Spec
-	e := makeEnv(t, opts)
-	e.Reset(5)
-	r := rng.New(5)
-	obs, mask := make([]uint8, spec.ObsSize()), make([]uint8, spec.NumActions)
-	for step := 0; step < 400 && !e.Done(); step++ {
-		s := e.State().State
-		for me := range 3 {
-			e.ObserveSeat(me, obs)
-			checkLayout(t, spec, obs, &s, me)
-		}
-		e.Mask(mask)
-		require.NoError(t, e.Step(int(env.SampleLegal(mask, &r))))
-	}
+	envtest.EveryView(t, Game, env.Options{"players": 3, "features": "derived"}, 2,
+		func(spec *env.Spec, obs []uint8, g *game, me int) { checkLayout(t, spec, obs, &g.State, me) })
 }
 
 func checkLayout(t *testing.T, spec *env.Spec, obs []uint8, s *splendor.State, me int) {
@@ -44,7 +28,7 @@ func checkLayout(t *testing.T, spec *env.Spec, obs []uint8, s *splendor.State, m
 	}
 	for l := range splendor.NumLevels {
 		for slot, c := range s.Market[l] {
-			checkCard(t, value, c, "market", l, slot)
+			envtest.RequireRow(t, spec, obs, "market", cardRow(c), l, slot)
 		}
 	}
 	for slot, nb := range s.Nobles {
@@ -64,23 +48,22 @@ func checkLayout(t *testing.T, spec *env.Spec, obs []uint8, s *splendor.State, m
 		for h := range int(p.NumReserved) {
 			require.Equal(t, p.Reserved[h].Info().Level+1, value("hands", "level", k, h))
 			if k == 0 || p.Blind&(1<<h) == 0 {
-				checkCard(t, value, p.Reserved[h], "hands", k, h)
+				envtest.RequireRow(t, spec, obs, "hands", cardRow(p.Reserved[h]), k, h)
 			}
 		}
 	}
 	require.Zero(t, value("seats", "present", splendor.MaxPlayers-1), "no fourth seat")
 }
 
-// checkCard: the row at index of block shows card c (or none).
-func checkCard(t *testing.T, value func(string, string, ...int) uint8, c splendor.Card, block string, index ...int) {
-	require.Equal(t, c != splendor.NoCard, value(block, "present", index...) == 1)
+// cardRow is what a card's row shows (nil: no card).
+func cardRow(c splendor.Card) map[string]uint8 {
 	if c == splendor.NoCard {
-		return
+		return nil
 	}
 	info := c.Info()
-	require.Equal(t, info.Points, value(block, "points", index...))
-	require.Equal(t, uint8(1), value(block, "bonus_"+info.Bonus.String(), index...))
+	row := map[string]uint8{"present": 1, "points": info.Points, "bonus_" + info.Bonus.String(): 1}
 	for g := range splendor.NumColours {
-		require.Equal(t, info.Cost[g], value(block, "cost_"+splendor.Gem(g).String(), index...))
+		row["cost_"+splendor.Gem(g).String()] = info.Cost[g]
 	}
+	return row
 }
