@@ -79,6 +79,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=256, help="games searched at once")
     p.add_argument("--simulations", type=int, default=32)
     p.add_argument("--algorithm", choices=["gumbel", "puct"], default="gumbel")
+    p.add_argument("--fast-simulations", type=int, default=0, help="playout-cap randomisation (KataGo): a share of "
+                   "the positions (--full-share) is searched with --simulations and trains the network, the others "
+                   "are searched with this many and only played (0: every position is searched fully)")
+    p.add_argument("--full-share", type=float, default=0.25, help="with --fast-simulations: the share of full "
+                   "searches, drawn per env and round")
     p.add_argument("--teacher", default="mcts:200", help="who searches the first --teacher-rounds rounds instead of "
                    "the network (expert iteration's first expert): `playouts`, the guided search on the server's "
                    "greedy playouts (evaluate=None), or a built-in search bot such as `mcts:200` (bot_actions with "
@@ -257,16 +262,28 @@ class Run:
         return envs.set_state(saved["envs"])
 
 
-def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every env's searched action, improved policy and root value: the teacher's in its rounds, else the guided
-    search's with the network evaluating its leaves."""
+def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every env's searched action, improved policy and root value, and whether its search was a full one: the
+    teacher's in its rounds, else the guided search's with the network evaluating its leaves; with
+    --fast-simulations, a share of the envs drawn anew each round (--full-share) searches --simulations, the others
+    that many (KataGo's playout-cap randomisation)."""
     seed = derive_seed(args.seed, 1_000_000 + run.round)
     teaching = run.round < args.teacher_rounds
+    full = np.ones(args.num_envs, bool)
     if teaching and args.teacher != "playouts":
-        return envs.bot_actions(args.teacher, seed=seed, targets=True)
-    result = envs.search(None if teaching else evaluator(run.actor), simulations=args.simulations,
-                         algorithm=args.algorithm, seed=seed, **search_settings(args))
-    return result.action, result.policy, result.value
+        return (*envs.bot_actions(args.teacher, seed=seed, targets=True), full)
+    if args.fast_simulations and not teaching:
+        full = run.rng.random(args.num_envs) < args.full_share
+    actions = np.zeros(args.num_envs, np.int64)
+    policy = np.zeros((args.num_envs, envs.single_action_space.n), np.float32)
+    value = np.zeros(args.num_envs, np.float32)
+    for simulations, ids, part_seed in ((args.simulations, np.flatnonzero(full), seed),
+                                        (args.fast_simulations, np.flatnonzero(~full), derive_seed(seed, 1))):
+        if len(ids):
+            r = envs.search(None if teaching else evaluator(run.actor), simulations=simulations, seed=part_seed,
+                            env_ids=None if full.all() else ids, algorithm=args.algorithm, **search_settings(args))
+            actions[ids], policy[ids], value[ids] = r.action, r.policy, r.value
+    return actions, policy, value, full
 
 
 def value_targets(game: list, rewards, kind: str) -> np.ndarray:
@@ -280,18 +297,22 @@ def self_play_round(run: Run, envs, obs, infos, args):
     """One search of every env, one step each; returns the next (obs, infos) and the finished games' rows for the
     replay buffer."""
     mask = infos["action_mask"]
-    actions, policy, value = improve(run, envs, args)
+    actions, policy, value, full = improve(run, envs, args)
     actions = actions.copy()
     for i, game in enumerate(run.games):
         if len(game) < args.sample_moves:
             actions[i] = run.rng.choice(len(policy[i]), p=policy[i] / policy[i].sum())
-        game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), float(value[i])))
+        game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), float(value[i]),
+                     bool(full[i])))
     obs, _, terminated, truncated, infos = envs.step(actions)
     finished = []
     for i in np.flatnonzero(terminated | truncated):
         game, rewards = run.games[i], infos["seat_rewards"][i]
         z = value_targets(game, rewards, args.value_target)
-        finished.append((np.stack([g[0] for g in game]), np.stack([g[1] for g in game]), np.stack([g[2] for g in game]), z))
+        game, z = [g for g in game if g[5]], z[[g[5] for g in game]]  # the fast searches' positions only played
+        if game:
+            finished.append((np.stack([g[0] for g in game]), np.stack([g[1] for g in game]),
+                             np.stack([g[2] for g in game]), z))
         run.games[i] = []
         run.finished += 1
     return obs, infos, finished

@@ -80,6 +80,19 @@ def test_a_compact_checkpoint_resumes_reproducibly(url, tmp_path):
     assert proc.returncode == 2 and "--hidden shape the run and cannot change" in proc.stderr
 
 
+def test_playout_cap_randomisation_trains_on_the_full_searches_only(url, tmp_path):
+    """With --fast-simulations a quarter of the positions is searched fully and joins the buffer; the others only
+    play: about a quarter of the positions of the same number of finished games."""
+    counts = {}
+    for name, extra in (("full", []), ("capped", ["--fast-simulations", "2", "--full-share", "0.25"])):
+        done = alphazero(url, tmp_path / name, "--rounds", "90", "--teacher-rounds", "0", "--eval-every", "0",
+                         "--checkpoint-every", "90", *extra)
+        games, positions = map(int, re.search(r"^90 rounds, (\d+) games, (\d+) positions", done).groups())
+        assert games > 0
+        counts[name] = positions / games
+    assert 0.1 < counts["capped"] / counts["full"] < 0.45, counts
+
+
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
 def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
     alphazero(url, tmp_path, "--env", env_id, "--rounds", "80", "--eval-every", "40", "--eval-games", "8",
