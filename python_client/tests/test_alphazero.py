@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from .conftest import REPO
 from .test_examples import EXAMPLES, evaluate, parse, run
 
 torch = pytest.importorskip("torch")
@@ -91,6 +92,23 @@ def test_playout_cap_randomisation_trains_on_the_full_searches_only(url, tmp_pat
         assert games > 0
         counts[name] = positions / games
     assert 0.1 < counts["capped"] / counts["full"] < 0.45, counts
+
+
+# The long runs' compact checkpoints committed to the repository (docs/training.md): the next session resumes them.
+COMMITTED = sorted((REPO / "checkpoints").glob("*/checkpoint.pt"))
+
+
+@pytest.mark.parametrize("checkpoint", COMMITTED, ids=lambda p: p.parent.name)
+def test_a_committed_checkpoint_resumes_on_a_fresh_machine(url, tmp_path, checkpoint):
+    """One more round from a committed checkpoint: it loads, deals its games, searches with its network and saves
+    again, its counters going on."""
+    saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    assert checkpoint.stat().st_size < 8_000_000 and not {"replay", "games", "envs"} & saved.keys()
+    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--out", str(tmp_path),
+               "--rounds", str(saved["round"] + 1), "--minutes", "0", "--url", url, "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"{saved['round'] + 1} rounds, ")
+    assert (tmp_path / "checkpoint.pt").exists() and (tmp_path / "net.safetensors").exists()
 
 
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
