@@ -10,6 +10,7 @@ table's cards, nobles and hands by name (`envs.layout["market"]`) instead of cop
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator
 
 import numpy as np
@@ -25,16 +26,14 @@ class Block:
     strides: tuple[int, ...]
     fields: tuple[str, ...]
 
-    @property
+    @cached_property
     def index(self) -> np.ndarray:
-        """The observation index of every value, shaped as the block: `obs[..., block.index]` gathers it."""
+        """The observation index of every value, shaped as the block: `obs[..., block.index]` gathers it (worked
+        out once: a training loop gathers every step)."""
         grids = np.meshgrid(*(np.arange(n) for n in self.shape), indexing="ij")
-        return self.offset + sum(g * s for g, s in zip(grids, self.strides))
-
-    @property
-    def rows(self) -> int:
-        """How many rows (cards, nobles, seats…) the block has."""
-        return int(np.prod(self.shape[:-1], dtype=np.int64))
+        index = self.offset + sum(g * s for g, s in zip(grids, self.strides))
+        index.flags.writeable = False  # shared by every caller
+        return index
 
     def at(self, field: str) -> np.ndarray:
         """The observation index of one field in every row, shaped as the block's rows."""
@@ -51,9 +50,6 @@ class Layout:
 
     def __getitem__(self, name: str) -> Block:
         return self.blocks[name]
-
-    def __contains__(self, name: str) -> bool:
-        return name in self.blocks
 
     def __iter__(self) -> Iterator[Block]:
         return iter(self.blocks.values())
