@@ -12,8 +12,8 @@ import (
 // edition and table size).
 const MaxEditions = 15
 
-// EditionName is what an edition may be called: "2026-11-26", "az-long".
-var EditionName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,39}$`)
+// editionName is what an edition may be called: "2026-11-26", "az-long".
+var editionName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,39}$`)
 
 // editions are the named editions loaded, sorted: Spec.Edition k is
 // editions[k-1]. The server sets them once it has read its networks
@@ -39,7 +39,7 @@ func SetEditions(names []string) (map[string]uint8, error) {
 	names = slices.Compact(names)
 	index := make(map[string]uint8, len(names))
 	for i, n := range names {
-		if !EditionName.MatchString(n) {
+		if !editionName.MatchString(n) {
 			return nil, fmt.Errorf("edition %q: want lower-case letters, digits, dots and dashes", n)
 		}
 		index[n] = uint8(i + 1)
