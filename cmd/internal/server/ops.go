@@ -301,9 +301,9 @@ var errorCodes = []struct {
 
 func wireSpec(s *env.Spec, n int) wire.Spec {
 	return wire.Spec{ID: s.ID, Version: s.Version, NumEnvs: n, ObsShape: s.ObsShape, ObsDtype: string(s.ObsDtype),
-		Layout: wireLayout(s.Layout), NumActions: s.NumActions, ActionLabels: s.ActionLabels, Players: s.Players, Mode: string(s.Mode),
-		Autoreset: string(s.Autoreset), IllegalAction: string(s.IllegalAction), RewardRange: s.RewardRange,
-		Options: s.Options}
+		Layout: wireLayout(s.Layout), NumActions: s.NumActions, ActionLabels: s.ActionLabels, Players: s.Players,
+		Mode: string(s.Mode), Autoreset: string(s.Autoreset), IllegalAction: string(s.IllegalAction),
+		RewardRange: s.RewardRange, Options: s.Options}
 }
 
 func wireLayout(blocks []env.Block) []wire.Block {
