@@ -5,6 +5,7 @@ deals and fit its Elo rating against the field's published ratings.
     python -m splendor_rl.ladder me=runs/az/net.safetensors
     python -m splendor_rl.ladder --env splendor-duel-v1 puct:1000
     python -m splendor_rl.ladder --calibrate          # how the field's ratings were found (docs/ladder.md)
+    python -m splendor_rl.ladder --reach              # how finely the field places entrants of each rating
 
 The entrant (anything the arena takes: a bot, `name=path` of a checkpoint or network, `name=module:function`) plays
 every member of its env's field on the ladder's deals: DEALS deals dealt from SEED + j, each once per seating
@@ -47,6 +48,7 @@ BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows
 # won every game still gets a finite rating, and a few hundred real games outweigh it.
 PRIOR = (1000.0, 0.5)
 CHI2_95 = 3.841458820694124  # the likelihood-ratio interval's threshold (χ², one degree of freedom)
+REACH = range(1000, 2801, 200)  # the entrants' ratings --reach prints
 
 
 def expected(rating: float, other: float) -> float:
@@ -94,6 +96,13 @@ def interval(games: Sequence[tuple[float, float]], rating: float) -> tuple[float
     return low, high
 
 
+def reach(members: Sequence[float], rating: float, games_per_member: int = 2 * DEALS) -> tuple[float, float]:
+    """The 95 % interval of an entrant rated `rating` whose every pairing scored as Elo expects: how finely these
+    members place it. Members far below or above it say little, so the interval widens past the field's top."""
+    games = [(r, expected(rating, r)) for r in members for _ in range(games_per_member)]
+    return interval(games, fit(games))
+
+
 def scores(records: Sequence[dict], name: str) -> dict[str, list[float]]:
     """Each other entrant's games against `name` (2-player tables), as `name`'s scores."""
     out: dict[str, list[float]] = {}
@@ -130,14 +139,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--env", default=None, help="splendor-v1 or splendor-duel-v1 (default: a network's, else "
                    "splendor-v1)")
     p.add_argument("--calibrate", action="store_true", help="play the field's round-robin and fit its ratings")
+    p.add_argument("--reach", action="store_true", help="print the interval the field would give entrants of "
+                   "each rating (no games)")
     p.add_argument("--deals", type=int, default=DEALS, help=f"deals per pairing: other than {DEALS}, the rating "
                    "is not on the ladder (for quick checks)")
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--url", default=None, help="a running server (default: start a local one)")
     p.add_argument("--torch-threads", type=int, default=1)
     args = p.parse_args(argv)
-    if bool(args.entrant) == args.calibrate:
-        p.error("name an entrant, or pass --calibrate")
+    if bool(args.entrant) + args.calibrate + args.reach != 1:
+        p.error("name an entrant, or pass --calibrate or --reach")
     if args.deals < 1:
         p.error("--deals must be at least 1")
     args.players, args.seed = 2, SEED
@@ -162,6 +173,12 @@ def check_args_for(p: argparse.ArgumentParser, args: argparse.Namespace) -> None
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     field = FIELDS[(args.env, args.players)]
+    if args.reach:
+        print(f"95 % intervals against the {args.env} field ({2 * DEALS} games a member scoring as Elo expects):")
+        for rating in REACH:
+            low, high = reach(list(field.values()), rating)
+            print(f"  {rating}: {low:.0f}–{high:.0f} (± {(high - low) / 2:.0f})")
+        return 0
     members = [parse_entrant(name) for name in field]
     entrants = args.entrants + members
     load_policies(entrants, args)

@@ -34,6 +34,25 @@ def test_fit_is_elo():
     assert ladder.fit(games({1000.0: (0, 300)})) < 1000 - 600  # a perfect loss record: finite, far below
 
 
+def test_reach_is_the_interval_of_expected_scores():
+    # Against one member of equal rating, 100 games: the Fisher interval of 100 coin flips.
+    low, high = ladder.reach([1000.0], 1000.0)
+    assert (high - low) / 2 == pytest.approx(1.96 * 400 / math.log(10) / (100 * 0.25) ** 0.5, rel=0.05)
+    # A member near the entrant narrows its interval; members far below it barely do.
+    far = ladder.reach([1000.0, 1200.0], 2000.0)
+    near = ladder.reach([1000.0, 1200.0, 1900.0], 2000.0)
+    assert near[1] - near[0] < (far[1] - far[0]) / 2 and near[0] < 2000 < near[1]
+
+
+def test_reach_prints_the_fields_intervals(capsys):
+    assert ladder.main(["--reach", "--env", "splendor-duel-v1"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    field = list(ladder.FIELDS[("splendor-duel-v1", 2)].values())
+    assert len(lines) == len(ladder.REACH)
+    low, high = ladder.reach(field, 2400.0)
+    assert f"  2400: {low:.0f}–{high:.0f} (± {(high - low) / 2:.0f})" in lines
+
+
 def record(a: str, b: str, a_ahead: bool) -> dict:
     return {"seats": [a, b], "places": [1, 2] if a_ahead else [2, 1]}
 
