@@ -53,6 +53,16 @@ def test_reach_prints_the_fields_intervals(capsys):
     assert f"  2400: {low:.0f}–{high:.0f} (± {(high - low) / 2:.0f})" in lines
 
 
+def test_the_published_reach_is_the_fields():
+    text = DOCS.read_text().split("**How far the field reaches.**", 1)[1]
+    ratings = [float(r) for r in re.search(r"^\| entrant's rating \|(.*)\|$", text, re.M)[1].split("|")]
+    for (env, players), field in ladder.FIELDS.items():
+        row = re.search(rf"^\| {env}, {players} players \|(.*)\|$", text, re.M)[1]
+        published = [int(cell.strip().removeprefix("± ")) for cell in row.split("|")]
+        computed = [round((high - low) / 2) for low, high in (ladder.reach(list(field.values()), r) for r in ratings)]
+        assert published == computed, env
+
+
 def record(a: str, b: str, a_ahead: bool) -> dict:
     return {"seats": [a, b], "places": [1, 2] if a_ahead else [2, 1]}
 
