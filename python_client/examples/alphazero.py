@@ -114,6 +114,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "runs/alphazero, or the resumed run's)")
     p.add_argument("--resume", default=None, metavar="FILE", help="continue the run saved in this state.pt (exactly) "
                    "or checkpoint.pt (compact: new games, the buffer refilled)")
+    p.add_argument("--keep-nets", action="store_true", help="also keep each checkpoint's network, "
+                   "nets/round-N.safetensors, to ladder the run's curve afterwards")
     p.add_argument("--no-state", dest="state", action="store_false", help="save only the compact checkpoint.pt")
     p.add_argument("--url", default=None, help="a running server (default: start a local one)")
     p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
@@ -377,6 +379,10 @@ def main(argv=None) -> None:
         if args.state:
             save_atomic(run.state(args, envs), os.path.join(args.out, "state.pt"))
         pvnet.save(run.net, os.path.join(args.out, "net.safetensors"), args.env, env_options(args))
+        if args.keep_nets:
+            os.makedirs(os.path.join(args.out, "nets"), exist_ok=True)
+            pvnet.save(run.net, os.path.join(args.out, "nets", f"round-{run.round}.safetensors"), args.env,
+                       env_options(args))
         with open(os.path.join(args.out, "curve.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, curve_columns(args))
             w.writeheader()

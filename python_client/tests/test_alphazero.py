@@ -114,7 +114,12 @@ def test_a_committed_checkpoint_resumes_on_a_fresh_machine(url, tmp_path, checkp
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
 def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
     alphazero(url, tmp_path, "--env", env_id, "--rounds", "80", "--eval-every", "40", "--eval-games", "8",
-              "--eval-opponents", "greedy", "mcts:20", "--checkpoint-every", "80", "--teacher-rounds", "40")
+              "--eval-opponents", "greedy", "mcts:20", "--checkpoint-every", "40", "--teacher-rounds", "40",
+              "--keep-nets")
+    kept = tmp_path / "nets" / "round-40.safetensors", tmp_path / "nets" / "round-80.safetensors"
+    assert sorted((tmp_path / "nets").iterdir()) == sorted(kept)
+    last, final = load_file(kept[1]), load_file(tmp_path / "net.safetensors")
+    assert last.keys() == final.keys() and all(torch.equal(last[k], final[k]) for k in final)
     with open(tmp_path / "curve.csv") as f:
         rows = list(csv.DictReader(f))
     assert [int(r["round"]) for r in rows] == [40, 80]
