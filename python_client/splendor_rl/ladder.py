@@ -174,9 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     field = FIELDS[(args.env, args.players)]
     if args.reach:
-        print(f"95 % intervals against the {args.env} field ({2 * DEALS} games a member scoring as Elo expects):")
+        print(f"95 % intervals against the {args.env} field ({2 * args.deals} games a member scoring as Elo "
+              f"expects):")
         for rating in REACH:
-            low, high = reach(list(field.values()), rating)
+            low, high = reach(list(field.values()), rating, 2 * args.deals)
             print(f"  {rating}: {low:.0f}–{high:.0f} (± {(high - low) / 2:.0f})")
         return 0
     members = [parse_entrant(name) for name in field]
