@@ -38,7 +38,7 @@ DEALS, SEED = 50, 20261126
 FIELDS: dict[tuple[str, int], dict[str, float]] = {
     ("splendor-v1", 2): {"random": 380.1, "greedy": 1000.0, "mcts:200": 1267.0, "mcts": 1536.7,
                          "baseline@2026-11-26": 1203.0, "baseline@2026-11-26+search:1024": 1616.0,
-                         "baseline@2026-11-28+search:1024": 1757.0},
+                         "baseline@2026-11-28+search:1024": 1757.0, "baseline@2026-11-28+search:4096": 1869.0},
     ("splendor-duel-v1", 2): {"random": 53.1, "greedy": 1000.0, "mcts:200": 1323.4, "mcts": 1986.3,
                               "baseline@2026-11-26": 1923.0, "baseline@2026-11-26+search:1024": 2446.0},
 }
