@@ -47,6 +47,7 @@ import argparse
 import copy
 import csv
 import os
+import shutil
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -378,11 +379,11 @@ def main(argv=None) -> None:
         save_atomic(run.checkpoint(args), os.path.join(args.out, "checkpoint.pt"))
         if args.state:
             save_atomic(run.state(args, envs), os.path.join(args.out, "state.pt"))
-        pvnet.save(run.net, os.path.join(args.out, "net.safetensors"), args.env, env_options(args))
-        if args.keep_nets:
+        net = os.path.join(args.out, "net.safetensors")
+        pvnet.save(run.net, net, args.env, env_options(args))
+        if args.keep_nets:  # the file just written, not a second serialization
             os.makedirs(os.path.join(args.out, "nets"), exist_ok=True)
-            pvnet.save(run.net, os.path.join(args.out, "nets", f"round-{run.round}.safetensors"), args.env,
-                       env_options(args))
+            shutil.copyfile(net, os.path.join(args.out, "nets", f"round-{run.round}.safetensors"))
         with open(os.path.join(args.out, "curve.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, curve_columns(args))
             w.writeheader()
