@@ -79,11 +79,10 @@ type Copier interface {
 // play now, without playing it.
 type Advisor interface {
 	// BotAction is the action bot chooses for the seat to play, drawing
-	// from seed; the env does not change. With policy not nil (a bot that
-	// searches only) it also writes the search's targets: the root's visit
-	// distribution into policy (NumActions entries) and, returned, the
-	// position's value to the seat to play (Vector.BotTargets).
-	BotAction(bot bots.Spec, seed uint64, policy []float32) (action int, value float32)
+	// from seed; the env does not change. A bot that searches also writes
+	// its search's targets where asked (bots.Targets: NumActions entries of
+	// policy, Players values; Vector.BotTargets).
+	BotAction(bot bots.Spec, seed uint64, t bots.Targets) (action int)
 	// CanPlay refuses, with an error saying why, a bot the env does not
 	// have (a baseline bot where no network plays its game at its size).
 	CanPlay(bot bots.Spec) error

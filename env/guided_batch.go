@@ -44,6 +44,7 @@ type GuidedBatch struct {
 	// The round being run: its evaluations (advance), and stepK as the
 	// vector's op.
 	priorsIn, valuesIn []float32
+	widthIn            int // values a leaf: 1 or Players
 	stepEach           func(k int)
 	// The leaves asked for now.
 	LeafEnvs   []int32
@@ -52,10 +53,13 @@ type GuidedBatch struct {
 	LeafMask   []uint8   // [L, actions]
 	Legal      int       // the leaves' legal actions in all: the ones of LeafMask
 	dense      []float32 // EvaluateLegal's priors over the whole action space
-	// The results, row k for ids[k]: Policy [K, actions], Value [K],
-	// Action [K] (−1, zeros, 0 for an env whose episode is over).
+	// The results, row k for ids[k]: Policy [K, actions], Value [K] (the
+	// root's value for its seat to play), Values [K, Players] (every
+	// seat's, from the seat to play's view: bots.Targets; column 0 is
+	// Value), Action [K] (−1, zeros, 0 for an env whose episode is over).
 	Policy []float32
 	Value  []float32
+	Values []float32
 	Action []int32
 }
 
@@ -71,7 +75,8 @@ func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, se
 	seeds, _ = v.botSeeds(ids, seed, seeds)
 	k, na := len(ids), v.Spec.NumActions
 	b := &GuidedBatch{v: v, ids: ids, searches: make([]bots.Search, k), obsSize: v.seatObsSize(), perEnv: set.LeavesPerEnv,
-		filled: make([]int, k), rows: make([]int, k+1), Policy: make([]float32, k*na), Value: make([]float32, k), Action: make([]int32, k)}
+		filled: make([]int, k), rows: make([]int, k+1), Policy: make([]float32, k*na), Value: make([]float32, k),
+		Values: make([]float32, k*v.Spec.Players), Action: make([]int32, k)}
 	b.stepEach = b.stepK
 	b.slotObs = make([]uint8, k*set.LeavesPerEnv*b.obsSize)
 	b.slotMask = make([]uint8, k*set.LeavesPerEnv*na)
@@ -81,7 +86,7 @@ func (v *Vector) StartGuided(ids []int, set bots.GuidedSettings, seed uint64, se
 			b.searches[j] = v.envs[i].(Guider).GuidedSearch(set, seeds[j])
 		}
 	}
-	return b, b.advance(set.Playouts, nil, nil)
+	return b, b.advance(set.Playouts, nil, nil, 1)
 }
 
 // CheckGuided refuses what StartGuided would refuse, before anything
@@ -119,21 +124,36 @@ func (b *GuidedBatch) Close() {
 	}
 }
 
-// Evaluate answers the leaves: priors [L, actions] and values [L]. Every
-// row is checked before any search moves; then the searches back them up
-// and run to their next leaves.
+// Evaluate answers the leaves: priors [L, actions] and values, [L] (each
+// leaf's seat to play's) or [L, Players] (every seat's, from the leaf's
+// seat to play's view: bots.Search). Every row is checked before any
+// search moves; then the searches back them up and run to their next
+// leaves.
 func (b *GuidedBatch) Evaluate(priors, values []float32) error {
 	l, na := len(b.LeafEnvs), b.v.Spec.NumActions
-	if len(priors) != l*na || len(values) != l {
-		return fmt.Errorf("%w: want priors [%d, %d] and values [%d] for the %d leaves, got %d priors and %d values",
-			ErrBadShape, l, na, l, l, len(priors), len(values))
+	w, err := b.valueWidth(values)
+	if err != nil || len(priors) != l*na {
+		return fmt.Errorf("%w: want priors [%d, %d] and values [%d] or [%[4]d, %[5]d] for the %[4]d leaves, got %d priors and %d values",
+			ErrBadShape, l, na, l, b.v.Spec.Players, len(priors), len(values))
 	}
 	for j := range l {
-		if err := checkEvaluation(priors[j*na:(j+1)*na], b.LeafMask[j*na:(j+1)*na], values[j]); err != nil {
+		if err := checkEvaluation(priors[j*na:(j+1)*na], b.LeafMask[j*na:(j+1)*na], values[j*w:(j+1)*w]); err != nil {
 			return fmt.Errorf("%w: leaf %d (env %d): %v", ErrBadEvaluation, j, b.LeafEnvs[j], err)
 		}
 	}
-	return b.advance(false, priors, values)
+	return b.advance(false, priors, values, w)
+}
+
+// valueWidth is how many values a leaf's row of values holds, 1 or
+// Players, refusing another length.
+func (b *GuidedBatch) valueWidth(values []float32) (int, error) {
+	l := len(b.LeafEnvs)
+	for _, w := range [2]int{1, b.v.Spec.Players} {
+		if len(values) == l*w {
+			return w, nil
+		}
+	}
+	return 0, ErrBadShape
 }
 
 // EvaluateLegal is Evaluate with each leaf's priors of its legal actions
@@ -141,9 +161,10 @@ func (b *GuidedBatch) Evaluate(priors, values []float32) error {
 // as it is spread over the action space, in one pass.
 func (b *GuidedBatch) EvaluateLegal(legal, values []float32) error {
 	l, na := len(b.LeafEnvs), b.v.Spec.NumActions
-	if len(legal) != b.Legal || len(values) != l {
-		return fmt.Errorf("%w: want the priors of the leaves' %d legal actions and %d values, got %d and %d",
-			ErrBadShape, b.Legal, l, len(legal), len(values))
+	w, err := b.valueWidth(values)
+	if err != nil || len(legal) != b.Legal {
+		return fmt.Errorf("%w: want the priors of the leaves' %d legal actions and %d or %d values, got %d and %d",
+			ErrBadShape, b.Legal, l, l*b.v.Spec.Players, len(legal), len(values))
 	}
 	b.dense = slices.Grow(b.dense[:0], l*na)[:l*na]
 	clear(b.dense)
@@ -163,11 +184,11 @@ func (b *GuidedBatch) EvaluateLegal(legal, values []float32) error {
 				row[a], mass, k = p, mass+float64(p), k+1
 			}
 		}
-		if err := checkValueAndMass(values[j], mass); err != nil {
+		if err := checkValuesAndMass(values[j*w:(j+1)*w], mass); err != nil {
 			return fmt.Errorf("%w: leaf %d (env %d): %v", ErrBadEvaluation, j, b.LeafEnvs[j], err)
 		}
 	}
-	return b.advance(false, b.dense, values)
+	return b.advance(false, b.dense, values, w)
 }
 
 // PackedMasks appends the leaves' masks as bits to dst: row j is
@@ -182,7 +203,7 @@ func (b *GuidedBatch) PackedMasks(dst []uint8) []uint8 {
 }
 
 // checkEvaluation refuses one leaf's bad evaluation.
-func checkEvaluation(priors []float32, mask []uint8, value float32) error {
+func checkEvaluation(priors []float32, mask []uint8, values []float32) error {
 	mass := 0.0
 	for a, p := range priors {
 		if err := checkPrior(a, p); err != nil {
@@ -192,7 +213,7 @@ func checkEvaluation(priors []float32, mask []uint8, value float32) error {
 			mass += float64(p)
 		}
 	}
-	return checkValueAndMass(value, mass)
+	return checkValuesAndMass(values, mass)
 }
 
 // checkPrior refuses a prior that is not a finite number ≥ 0.
@@ -203,11 +224,17 @@ func checkPrior(a int, p float32) error {
 	return nil
 }
 
-// checkValueAndMass refuses a value outside [−1, 1] or a leaf's priors
+// checkValuesAndMass refuses a value outside [−1, 1] or a leaf's priors
 // with no mass on its legal actions.
-func checkValueAndMass(value float32, mass float64) error {
-	if !(value >= -1 && value <= 1) {
-		return fmt.Errorf("value %v is not in [-1, 1]", value)
+func checkValuesAndMass(values []float32, mass float64) error {
+	for k, value := range values {
+		switch {
+		case value >= -1 && value <= 1:
+		case len(values) == 1:
+			return fmt.Errorf("value %v is not in [-1, 1]", value)
+		default:
+			return fmt.Errorf("value %v (column %d) is not in [-1, 1]", value, k)
+		}
 	}
 	if mass <= 0 {
 		return fmt.Errorf("no prior mass on any legal action")

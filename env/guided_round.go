@@ -17,15 +17,15 @@ import (
 const guidedChunk = 16
 
 // advance runs one round; priors and values are the last batch's
-// evaluations (nil at the start). Searches that evaluate their own leaves
-// run in search slots; the others on the pool.
-func (b *GuidedBatch) advance(playouts bool, priors, values []float32) error {
+// evaluations (nil at the start), width values a leaf. Searches that
+// evaluate their own leaves run in search slots; the others on the pool.
+func (b *GuidedBatch) advance(playouts bool, priors, values []float32, width int) error {
 	v := b.v
 	rows := b.rows // env k's rows of the last batch: [rows[k], rows[k+1])
 	for k, n := range b.filled {
 		rows[k+1] = rows[k] + n
 	}
-	b.priorsIn, b.valuesIn = priors, values
+	b.priorsIn, b.valuesIn, b.widthIn = priors, values, width
 	v.each = b.stepEach
 	if playouts {
 		v.runSearches(len(b.ids))
@@ -45,19 +45,20 @@ func (b *GuidedBatch) advance(playouts bool, priors, values []float32) error {
 // would be an allocation per round).
 func (b *GuidedBatch) stepK(k int) {
 	row := b.rows[k]
-	b.step(k, b.priorsIn[min(row*b.v.Spec.NumActions, len(b.priorsIn)):], b.valuesIn[min(row, len(b.valuesIn)):])
+	b.step(k, b.priorsIn[min(row*b.v.Spec.NumActions, len(b.priorsIn)):], b.valuesIn[min(row*b.widthIn, len(b.valuesIn)):])
 }
 
 // step answers env k's leaves (its first filled rows of priors and
-// values) and advances its search to its next leaves or its end.
+// values, widthIn values a row) and advances its search to its next leaves
+// or its end.
 func (b *GuidedBatch) step(k int, priors, values []float32) {
 	s := b.searches[k]
 	if s == nil || b.v.stopped.Load() { // stopped: the round's results are not read
 		return
 	}
-	na := b.v.Spec.NumActions
+	na, w := b.v.Spec.NumActions, b.widthIn
 	for j := range b.filled[k] {
-		s.Expand(priors[j*na:(j+1)*na], values[j])
+		s.Expand(priors[j*na:(j+1)*na], values[j*w:(j+1)*w])
 	}
 	per := b.perEnv
 	n := 0
@@ -75,9 +76,10 @@ func (b *GuidedBatch) step(k int, priors, values []float32) {
 
 // finish takes env k's result and lets its search go.
 func (b *GuidedBatch) finish(k int) {
-	na := b.v.Spec.NumActions
-	action, value := b.searches[k].Result(b.Policy[k*na : (k+1)*na])
-	b.Action[k], b.Value[k] = int32(action), value
+	na, players := b.v.Spec.NumActions, b.v.Spec.Players
+	values := b.Values[k*players : (k+1)*players]
+	b.Action[k] = int32(b.searches[k].Result(bots.Targets{Policy: b.Policy[k*na : (k+1)*na], Values: values}))
+	b.Value[k] = values[0]
 	b.searches[k].Release()
 	b.searches[k] = nil
 }

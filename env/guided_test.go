@@ -108,6 +108,75 @@ func TestGuidedBatchRefusesBadEvaluations(t *testing.T) {
 
 func nanf() float64 { zero := 0.0; return zero / zero }
 
+// spreadValues is every seat's value of each leaf as a one-value
+// evaluation implies it: its own, and −v/(N−1) for each other seat.
+func spreadValues(values []float32, players int) []float32 {
+	seats := make([]float32, 0, len(values)*players)
+	for _, v := range values {
+		seats = append(seats, v)
+		for range players - 1 {
+			seats = append(seats, -v/float32(players-1))
+		}
+	}
+	return seats
+}
+
+// Every seat's values (max-n), given as a one-value evaluation implies
+// them, search as that evaluation does, bit for bit, at every table size;
+// the results hold every seat's root value, the seat to play's first.
+func TestGuidedBatchTakesEverySeatsValues(t *testing.T) {
+	for players := 2; players <= 4; players++ {
+		v := guidedVector(t, 4, env.Options{"players": players})
+		set := bots.DefaultGuided
+		set.Simulations = 24
+		one := runGuided(t, v, set)
+		b, err := v.StartGuided(nil, set, 3, nil)
+		require.NoError(t, err)
+		for !b.Done() {
+			priors, values := uniformEvaluations(b, v.Spec.NumActions)
+			require.NoError(t, b.Evaluate(priors, spreadValues(values, players)))
+		}
+		require.Equal(t, one.Policy, b.Policy, "%d players", players)
+		require.Equal(t, one.Action, b.Action, "%d players", players)
+		require.Equal(t, one.Value, b.Value, "%d players", players)
+		require.Len(t, b.Values, 4*players)
+		for k := range 3 {
+			row := b.Values[k*players : (k+1)*players]
+			require.Equal(t, b.Value[k], row[0], "%d players, env %d", players, k)
+			sum := float32(0)
+			for _, x := range row {
+				require.InDelta(t, 0, x, 1)
+				sum += x
+			}
+			require.InDelta(t, 0, sum, 1e-4, "%d players, env %d: %v", players, k, row)
+		}
+	}
+}
+
+// Values of another width, or one seat's out of range, are refused naming
+// the leaf; nothing changes.
+func TestGuidedBatchRefusesBadSeatValues(t *testing.T) {
+	v := guidedVector(t, 3, env.Options{"players": 3})
+	set := bots.DefaultGuided
+	set.Simulations = 8
+	clean := runGuided(t, v, set)
+	b, err := v.StartGuided(nil, set, 3, nil)
+	require.NoError(t, err)
+	na := v.Spec.NumActions
+	priors, values := uniformEvaluations(b, na)
+	seats := spreadValues(values, 3)
+	require.ErrorIs(t, b.Evaluate(priors, append(seats, 0, 0)), env.ErrBadShape, "two more values: neither [L] nor [L, 3]")
+	spoiled := append([]float32(nil), seats...)
+	spoiled[3+2] = -1.5 // leaf 1, its third seat
+	err = b.Evaluate(priors, spoiled)
+	require.ErrorIs(t, err, env.ErrBadEvaluation)
+	require.Contains(t, err.Error(), "leaf 1 (env 1): value -1.5 (column 2)")
+	for !b.Done() {
+		require.NoError(t, b.Evaluate(uniformEvaluations(b, na)))
+	}
+	require.Equal(t, clean.Policy, b.Policy)
+}
+
 // Without an evaluator the searches run to their end at once.
 func TestGuidedBatchWithPlayouts(t *testing.T) {
 	v := guidedVector(t, 3, env.Options{"obs_dtype": "float32"})

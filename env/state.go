@@ -143,6 +143,9 @@ type BotTargets struct {
 	// search's playouts, on the scale of the terminal rewards
 	// (bots.ShareValue); 0 for an env whose episode is over.
 	Value []float32
+	// Values is [K, Players]: every seat's, from the seat to play's view
+	// (bots.Targets), column 0 being Value.
+	Values []float32
 }
 
 // BotTargets is BotActions for an mcts bot, with its searches' targets, at
@@ -164,7 +167,8 @@ func (v *Vector) advise(ids []int, bot string, seed uint64, seeds []uint64, targ
 	var t *BotTargets
 	na := v.Spec.NumActions
 	if targets {
-		t = &BotTargets{Policy: make([]float32, len(ids)*na), Value: make([]float32, len(ids))}
+		players := v.Spec.Players
+		t = &BotTargets{Policy: make([]float32, len(ids)*na), Value: make([]float32, len(ids)), Values: make([]float32, len(ids)*players)}
 	}
 	spec, err := v.botSpec(bot, targets)
 	if err != nil {
@@ -177,14 +181,14 @@ func (v *Vector) advise(ids []int, bot string, seed uint64, seeds []uint64, targ
 		if v.pending[i] || v.over[i] || v.stopped.Load() {
 			return
 		}
-		var policy []float32
+		var asked bots.Targets
 		if t != nil {
-			policy = t.Policy[k*na : (k+1)*na]
+			players := v.Spec.Players
+			asked = bots.Targets{Policy: t.Policy[k*na : (k+1)*na], Values: t.Values[k*players : (k+1)*players]}
 		}
-		action, value := v.envs[i].(Advisor).BotAction(spec, seeds[k], policy)
-		out[k] = int32(action)
+		out[k] = int32(v.envs[i].(Advisor).BotAction(spec, seeds[k], asked))
 		if t != nil {
-			t.Value[k] = value
+			t.Value[k] = asked.Values[0]
 		}
 	}
 	if spec.Searches() {

@@ -71,7 +71,8 @@ var goldenFrames = map[string]any{
 	"bot_actions_targets_request": &Request{ID: 13, Op: OpBotActions, Handle: 1, EnvIDs: EnvIDs{0, 1},
 		Bot: "mcts:800", Seed: seedPtr(3), Targets: true},
 	"bot_actions_targets_reply": &ActionsReply{ID: 13, Actions: Int32Tensor([]int32{1, -1}, 2),
-		Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)), Value: ptr(Float32Tensor([]float32{0.5, 0}, 2))},
+		Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)), Value: ptr(Float32Tensor([]float32{0.5, 0}, 2)),
+		Values: ptr(Float32Tensor([]float32{0.5, -0.5, 0, 0}, 2, 2))},
 
 	// A guided search of 2 envs (2 actions, obs [3]): env 1 is over, so one leaf.
 	"search_request": &Request{ID: 14, Op: OpSearch, Handle: 1, Seed: seedPtr(5),
@@ -82,7 +83,11 @@ var goldenFrames = map[string]any{
 		Values: ptr(Float32Tensor([]float32{0.5}, 1))},
 	"search_done_reply": &SearchReply{ID: 15, Done: true, LeafEnvs: Int32Tensor(nil, 0), Obs: Uint8Tensor(nil, 0, 3),
 		Mask: ptr(Uint8Tensor(nil, 0, 2)), Policy: ptr(Float32Tensor([]float32{0.25, 0.75, 0, 0}, 2, 2)),
-		Value: ptr(Float32Tensor([]float32{0.5, 0}, 2)), Action: ptr(Int32Tensor([]int32{1, -1}, 2))},
+		Value: ptr(Float32Tensor([]float32{0.5, 0}, 2)), Values: ptr(Float32Tensor([]float32{0.5, -0.5, 0, 0}, 2, 2)),
+		Action: ptr(Int32Tensor([]int32{1, -1}, 2))},
+	// The same evaluation with every seat's value, from the leaf's seat to play's view.
+	"evaluate_seats_request": &Request{ID: 15, Op: OpEvaluate, Handle: 1, Priors: ptr(Float32Tensor([]float32{0.25, 0.75}, 1, 2)),
+		Values: ptr(Float32Tensor([]float32{0.5, -0.5}, 1, 2))},
 	// The same search packed (10 actions): the leaf's mask as bits (actions 0, 3 and 9 legal), the priors of
 	// those three only.
 	"search_packed_request": &Request{ID: 14, Op: OpSearch, Handle: 1, Seed: seedPtr(5), Packed: true,

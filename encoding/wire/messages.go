@@ -47,7 +47,7 @@ type Request struct {
 	// LegalPriors are the priors of the leaves' legal actions only, leaf
 	// after leaf in action order: an evaluate of a packed search.
 	LegalPriors *Tensor `msgpack:"legal_priors,omitempty"` // evaluate: [legal] float32
-	Values      *Tensor `msgpack:"values,omitempty"`       // evaluate: [L] float32
+	Values      *Tensor `msgpack:"values,omitempty"`       // evaluate: [L] or [L, players] float32
 	// Part is which of a batch's searches a search or evaluate is for
 	// (0…MaxSearchParts−1): a client evaluates one's leaves while the
 	// server advances another's.
@@ -171,6 +171,7 @@ type ActionsReply struct {
 	Actions Tensor  `msgpack:"actions"`          // [K] int32
 	Policy  *Tensor `msgpack:"policy,omitempty"` // [K, actions] float32: the root's visit distribution
 	Value   *Tensor `msgpack:"value,omitempty"`  // [K] float32: the position's value to the seat to play
+	Values  *Tensor `msgpack:"values,omitempty"` // [K, players] float32: every seat's, the seat to play's first
 }
 
 // SearchReply answers search and evaluate: the leaves to evaluate next,
@@ -185,6 +186,7 @@ type SearchReply struct {
 	// Done only, row k for the k-th env searched.
 	Policy *Tensor `msgpack:"policy,omitempty"` // [K, actions] float32: the improved policy
 	Value  *Tensor `msgpack:"value,omitempty"`  // [K] float32: the root's value for its seat to play
+	Values *Tensor `msgpack:"values,omitempty"` // [K, players] float32: every seat's, the seat to play's first
 	Action *Tensor `msgpack:"action,omitempty"` // [K] int32: the action chosen (−1: the episode is over)
 }
 

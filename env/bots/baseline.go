@@ -63,6 +63,7 @@ type evaluation struct {
 	eval           Evaluator
 	obs, mask      []uint8
 	logits, priors []float32
+	value          [1]float32 // the network values its seat to play's position only
 }
 
 // NewNetBot is the baseline bot of net, which reads observations as
@@ -73,18 +74,17 @@ func NewNetBot[S any, G Game[S]](net Network, observe Observer[S], guides *Guide
 }
 
 // Act is bot's choice for the seat to play in s (not changed), drawing its
-// search's seed from r. With policy not nil, a searching bot writes its
-// improved policy there and returns its root value too (BotTargets).
-func (b *NetBot[S, G]) Act(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool, policy []float32) (action int, value float32) {
+// search's seed from r. A searching bot writes its targets where asked.
+func (b *NetBot[S, G]) Act(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool, t Targets) (action int) {
 	e := b.evaluation()
 	defer b.scratch.Put(e)
 	if bot.Simulations == 0 {
-		return b.argmax(e, s), 0
+		return b.argmax(e, s)
 	}
-	if action, ok := forced[S, G](s, policy); ok {
-		return action, 0
+	if action, ok := forced[S, G](s, t); ok {
+		return action
 	}
-	return b.search(e, int(bot.Simulations), r.Uint64(), s, stop, policy)
+	return b.search(e, int(bot.Simulations), r.Uint64(), s, stop, t)
 }
 
 func (b *NetBot[S, G]) evaluation() *evaluation {
@@ -116,8 +116,7 @@ func (b *NetBot[S, G]) argmax(e *evaluation, s *S) int {
 
 // search runs a guided search of s whose leaves the network evaluates as
 // they come (one at a time: no batching to wait for in-process).
-func (b *NetBot[S, G]) search(e *evaluation, simulations int, seed uint64, s *S, stop *atomic.Bool,
-	policy []float32) (int, float32) {
+func (b *NetBot[S, G]) search(e *evaluation, simulations int, seed uint64, s *S, stop *atomic.Bool, t Targets) int {
 	set := BaselineSearch
 	set.Simulations = simulations
 	m := b.guides.Start(set, s, seed, stop, b.observe)
@@ -125,24 +124,24 @@ func (b *NetBot[S, G]) search(e *evaluation, simulations int, seed uint64, s *S,
 	for n := 1; ; n++ {
 		switch m.Next(e.obs, e.mask) {
 		case Done:
-			return m.Result(policy)
+			return m.Result(t)
 		case Wait:
 			panic("bots: a baseline search waits with no leaf out")
 		}
-		value := e.eval.Evaluate(e.obs, e.logits)
+		e.value[0] = e.eval.Evaluate(e.obs, e.logits)
 		softmax(e.priors, e.logits, e.mask)
-		m.Expand(e.priors, value)
+		m.Expand(e.priors, e.value[:])
 		if n%stopEvery == 0 && stop != nil && stop.Load() {
-			return m.Result(policy) // the batch is closing: nobody reads the answer
+			return m.Result(t) // the batch is closing: nobody reads the answer
 		}
 	}
 }
 
 // forced is the only legal action of s, when a search need not run for it:
-// there is one, and no policy (targets) is asked for.
-func forced[S any, G Game[S]](s *S, policy []float32) (int, bool) {
+// there is one, and no targets are asked for.
+func forced[S any, G Game[S]](s *S, t Targets) (int, bool) {
 	legal := G(s).LegalSet()
-	if policy != nil || bitset.Len(legal[:]) != 1 {
+	if t.Asked() || bitset.Len(legal[:]) != 1 {
 		return 0, false
 	}
 	return bitset.Nth(legal[:], 0), true

@@ -53,12 +53,12 @@ func TestBaselinePlaysTheNetworksBestLegalAction(t *testing.T) {
 	spec, b := baseline(t, "baseline", net)
 	r := rng.New(1)
 	for stones, want := range map[int]int{1: 0, 2: 1, 3: 2, 9: 2} { // the largest legal take
-		action, _ := b.Act(spec, &r, &nim{stones: stones}, nil, nil)
+		action := b.Act(spec, &r, &nim{stones: stones}, nil, bots.Targets{})
 		assert.Equal(t, want, action, "%d stones", stones)
 	}
 	tie := nimNet{logits: func(int) [3]float32 { return [3]float32{1, 3, 3} }, value: knowsNim, calls: new(atomic.Int64)}
 	spec, b = baseline(t, "baseline", tie)
-	action, _ := b.Act(spec, &r, &nim{stones: 9}, nil, nil)
+	action := b.Act(spec, &r, &nim{stones: 9}, nil, bots.Targets{})
 	assert.Equal(t, 1, action, "a tie goes to the lower index")
 }
 
@@ -77,7 +77,7 @@ func TestBaselineSearchFindsTheWinningTakeAtNim(t *testing.T) {
 		r := rng.New(uint64(stones))
 		net.calls.Store(0)
 		g := nim{stones: stones}
-		action, _ := b.Act(spec, &r, &g, nil, nil)
+		action := b.Act(spec, &r, &g, nil, bots.Targets{})
 		assert.Equal(t, stones%4-1, action, "%d stones", stones)
 		assert.Equal(t, nim{stones: stones}, g, "the search changed the game")
 		assert.LessOrEqual(t, net.calls.Load(), int64(201), "%d stones: more evaluations than simulations and the root", stones)
@@ -92,7 +92,7 @@ func TestBaselineSearchIsAFunctionOfItsStream(t *testing.T) {
 	play := func(seed uint64) []float32 {
 		r := rng.New(seed)
 		policy := make([]float32, 3)
-		b.Act(spec, &r, &nim{stones: 21}, nil, policy)
+		b.Act(spec, &r, &nim{stones: 21}, nil, bots.Targets{Policy: policy})
 		return policy
 	}
 	assert.Equal(t, play(5), play(5))
@@ -105,7 +105,7 @@ func TestBaselineSearchStopsWhenAsked(t *testing.T) {
 	var stop atomic.Bool
 	stop.Store(true)
 	r := rng.New(1)
-	action, _ := b.Act(spec, &r, &nim{stones: 21}, &stop, nil)
+	action := b.Act(spec, &r, &nim{stones: 21}, &stop, bots.Targets{})
 	assert.Contains(t, []int{0, 1, 2}, action)
 	assert.Less(t, net.calls.Load(), int64(100), "a stopped search went on")
 }
@@ -116,7 +116,7 @@ func TestBaselineAllocatesNothingOnceWarm(t *testing.T) {
 		spec, b := baseline(t, name, net)
 		r := rng.New(1)
 		g := nim{stones: 21}
-		b.Act(spec, &r, &g, nil, nil)
-		assert.Zero(t, testing.AllocsPerRun(20, func() { b.Act(spec, &r, &g, nil, nil) }), name)
+		b.Act(spec, &r, &g, nil, bots.Targets{})
+		assert.Zero(t, testing.AllocsPerRun(20, func() { b.Act(spec, &r, &g, nil, bots.Targets{}) }), name)
 	}
 }

@@ -91,32 +91,30 @@ func (b *Bots[S, G]) ActUntil(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool) in
 	case Greedy:
 		return G(s).Greedy(r)
 	case MCTS:
-		action, _ := b.search(bot.Search, r, s, stop, nil)
-		return action
+		return b.search(bot.Search, r, s, stop, Targets{})
 	}
 	panic("bots: " + bot.Kind.String() + " plays through its network (NetBot.Act)")
 }
 
 // Targets is what an mcts bot with set would play in s (the action ActUntil
-// returns), with its search's targets for training: the root's visit
-// distribution over the actions legal in s, written into policy (one entry
-// per action index of the game; zero where illegal; summing to 1), and the
-// mean outcome share of the seat to play over the search's playouts, in
-// [0, 1]. A position with a single legal action is searched too, for its
-// share (Act skips that search).
-func (b *Bots[S, G]) Targets(set Settings, r *rng.Rand, s *S, stop *atomic.Bool, policy []float32) (action int, share float32) {
-	return b.search(set, r, s, stop, policy)
+// returns), with its search's targets for training written into t: the
+// root's visit distribution over the actions legal in s (zero where
+// illegal; summing to 1) and every seat's mean outcome share over the
+// search's playouts, as a value (Targets). A position with a single legal
+// action is searched too, for its values (Act skips that search).
+func (b *Bots[S, G]) Targets(set Settings, r *rng.Rand, s *S, stop *atomic.Bool, t Targets) (action int) {
+	return b.search(set, r, s, stop, t)
 }
 
 // search runs one search on a pooled tree, drawing its seed from r.
-func (b *Bots[S, G]) search(set Settings, r *rng.Rand, s *S, stop *atomic.Bool, policy []float32) (int, float32) {
+func (b *Bots[S, G]) search(set Settings, r *rng.Rand, s *S, stop *atomic.Bool, targets Targets) int {
 	t, _ := b.trees.Get().(*tree[S, G])
 	if t == nil {
 		t = new(tree[S, G])
 	}
-	action, share := t.search(set, s, r.Uint64(), stop, policy)
+	action := t.search(set, s, r.Uint64(), stop, targets)
 	b.trees.Put(t)
-	return action, share
+	return action
 }
 
 // Shares is the Outcome of a game over whose winners are the bits of

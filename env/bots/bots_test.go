@@ -164,32 +164,33 @@ func TestMCTSTargetsAreItsVisitsAndValue(t *testing.T) {
 	for _, stones := range []int{2, 5, 6, 7, 8} {
 		r1, r2, r3 := rng.New(uint64(stones)), rng.New(uint64(stones)), rng.New(uint64(stones))
 		g := nim{stones: stones}
-		policy, again := make([]float32, 3), make([]float32, 3)
-		action, share := nimBots.Targets(spec.Search, &r1, &g, nil, policy)
-		actionAgain, shareAgain := nimBots.Targets(spec.Search, &r2, &g, nil, again)
+		policy, again, values, valuesAgain := make([]float32, 3), make([]float32, 3), make([]float32, 2), make([]float32, 2)
+		action := nimBots.Targets(spec.Search, &r1, &g, nil, bots.Targets{Policy: policy, Values: values})
+		actionAgain := nimBots.Targets(spec.Search, &r2, &g, nil, bots.Targets{Policy: again, Values: valuesAgain})
 		assert.Equal(t, nimBots.Act(spec, &r3, &g), action, "%d stones: targets changed the bot's move", stones)
 		assert.Equal(t, policy, again, "%d stones: same stream, other policy", stones)
-		assert.Equal(t, []any{action, share}, []any{actionAgain, shareAgain})
+		assert.Equal(t, []any{action, values}, []any{actionAgain, valuesAgain})
+		assert.InDelta(t, -values[0], values[1], 1e-6, "%d stones: two seats, one winner", stones)
 		assert.InDelta(t, 1, policy[0]+policy[1]+policy[2], 1e-6, "%d stones: %v", stones, policy)
 		assert.Equal(t, slices.Max(policy), policy[action], "%d stones: %v, played %d", stones, policy, action)
 		if stones == 2 {
 			assert.Zero(t, policy[2], "taking 3 of 2 stones is illegal")
 		}
 		if stones%4 == 0 {
-			assert.Less(t, share, float32(0.5), "%d stones is lost", stones)
+			assert.Less(t, values[0], float32(0), "%d stones is lost", stones)
 		} else {
-			assert.Greater(t, share, float32(0.6), "%d stones is won", stones)
+			assert.Greater(t, values[0], float32(0.2), "%d stones is won", stones)
 		}
 	}
 }
 
 func TestMCTSTargetsSearchAForcedMove(t *testing.T) {
 	r := rng.New(1)
-	policy := []float32{0.5, 0.5, 0.5}
-	action, share := nimBots.Targets(mcts(t, "mcts:50").Search, &r, &nim{stones: 1}, nil, policy)
+	policy, values := []float32{0.5, 0.5, 0.5}, []float32{0, 0}
+	action := nimBots.Targets(mcts(t, "mcts:50").Search, &r, &nim{stones: 1}, nil, bots.Targets{Policy: policy, Values: values})
 	assert.Equal(t, 0, action)
 	assert.Equal(t, []float32{1, 0, 0}, policy)
-	assert.Equal(t, float32(1), share, "taking the last stone wins")
+	assert.Equal(t, []float32{1, -1}, values, "taking the last stone wins")
 }
 
 // A named edition is a baseline bot of its own network: Parse knows only

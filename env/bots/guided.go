@@ -34,21 +34,25 @@ const (
 	Done               // the budget is spent: Result
 )
 
-// Search is one guided search of one position. Values are for the seat to
-// play at the node evaluated, in [−1, 1] on the terminal rewards' scale
-// (ShareValue); with N seats, a value v of one seat counts −v/(N−1) for
-// each other seat (the zero-sum mean, exact for two).
+// Search is one guided search of one position. A leaf's evaluation values
+// the position for every seat, from its seat to play's view (Targets'
+// Values: the k-th value is seat (ToPlay + k) mod N's), each in [−1, 1] on
+// the terminal rewards' scale (ShareValue), and each node is credited the
+// value of the seat that chose its action (max-n); or it gives the seat to
+// play's value only, and a value v then counts −v/(N−1) for each other seat
+// (the zero-sum mean, exact for two).
 type Search interface {
 	// Next advances the search to its next leaf and writes the observation
 	// of the leaf's seat to play and its mask.
 	Next(obs, mask []uint8) Status
 	// Expand answers the oldest leaf Next gave and not yet answered:
 	// priors over the whole action space (only the leaf's legal actions
-	// count; their sum must be positive) and a value.
-	Expand(priors []float32, value float32)
-	// Result writes the improved policy over the action space and returns
-	// the chosen action and the root's value for its seat to play.
-	Result(policy []float32) (action int, value float32)
+	// count; their sum must be positive) and its values, one per seat or
+	// the seat to play's only.
+	Expand(priors, values []float32)
+	// Result writes the improved policy and the root's mean values
+	// (Targets) where asked and returns the chosen action.
+	Result(t Targets) (action int)
 	// Release gives the search's memory back for the next search.
 	Release()
 }
@@ -87,19 +91,18 @@ type selection interface {
 
 // Play is the choice of a search that evaluates its own leaves (set has
 // Playouts) of s for its seat to play, drawing from seed, stopping early
-// once stop is set; with policy not nil it writes its improved policy there
-// and returns its root value too. A forced move is not searched unless
-// policy asks for targets.
-func (g *Guides[S, G]) Play(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool, policy []float32) (action int, value float32) {
-	if action, ok := forced[S, G](s, policy); ok {
-		return action, 0
+// once stop is set, with its targets written where asked. A forced move is
+// not searched unless targets are asked for.
+func (g *Guides[S, G]) Play(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool, t Targets) (action int) {
+	if action, ok := forced[S, G](s, t); ok {
+		return action
 	}
 	m := g.Start(set, s, seed, stop, nil)
 	defer m.Release()
 	if m.Next(nil, nil) != Done {
 		panic("bots: a playout search asked for an evaluation")
 	}
-	return m.Result(policy)
+	return m.Result(t)
 }
 
 // leaf is an evaluation asked for: its node, its seat to play, how many
@@ -163,15 +166,19 @@ type guided[S any, G Game[S]] struct {
 	players int
 	started int // simulations begun (the root's evaluation is none)
 	tree    gtree
-	walk    walk[S]
-	queue   leafQueue
-	sel     selection // &puct or &gumbel
-	puct    puct
-	gumbel  gumbelMuZero
-	r       rng.Rand
-	stop    *atomic.Bool
-	observe Observer[S]
-	pool    *sync.Pool
+	// Every seat's values backed up through the root, and how many: the
+	// tree keeps the choosing seat's only.
+	rootSums    [MaxSeats]float64
+	rootBackUps int
+	walk        walk[S]
+	queue       leafQueue
+	sel         selection // &puct or &gumbel
+	puct        puct
+	gumbel      gumbelMuZero
+	r           rng.Rand
+	stop        *atomic.Bool
+	observe     Observer[S]
+	pool        *sync.Pool
 }
 
 func (m *guided[S, G]) start(set GuidedSettings, s *S, seed uint64, stop *atomic.Bool) {
@@ -180,7 +187,7 @@ func (m *guided[S, G]) start(set GuidedSettings, s *S, seed uint64, stop *atomic
 	m.seat, m.players = g.ToPlay(), g.Seats()
 	m.tree.reset()
 	m.queue.reset()
-	m.started = 0
+	m.started, m.rootSums, m.rootBackUps = 0, [MaxSeats]float64{}, 0
 	m.puct.set, m.gumbel.set = &m.set, &m.set
 	m.sel = &m.gumbel
 	if set.Algorithm == PUCT {
@@ -249,7 +256,7 @@ func (m *guided[S, G]) descend(obs, mask []uint8) descent {
 	}
 	m.started++
 	m.tree.visit(w.path, false)
-	m.tree.backUp(w.path, m.outcomeValues(outcome[S](g)), false)
+	m.backUp(w.path, m.outcomeValues(outcome[S](g)), false)
 	return scored
 }
 
@@ -273,10 +280,10 @@ func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 	}
 }
 
-func (m *guided[S, G]) Expand(priors []float32, value float32) {
+func (m *guided[S, G]) Expand(priors, values []float32) {
 	l := m.queue.oldest()
 	m.tree.setPriors(l.node, int(l.children), priors)
-	m.answer(value, m.seatValues(int(l.seat), value))
+	m.answer(values[0], m.seatValues(int(l.seat), values))
 }
 
 // evaluateByPlayout answers the leaf just asked for itself: uniform priors
@@ -298,7 +305,17 @@ func (m *guided[S, G]) answer(raw float32, values [MaxSeats]float32) {
 	if l.node == 0 {
 		m.sel.rootEvaluated(&m.tree, &m.r)
 	}
-	m.tree.backUp(path, values, m.set.LeavesPerEnv > 1)
+	m.backUp(path, values, m.set.LeavesPerEnv > 1)
+}
+
+// backUp credits a simulation's values along its path (gtree.backUp), and
+// every seat's at the root.
+func (m *guided[S, G]) backUp(path []step, values [MaxSeats]float32, virtualLoss bool) {
+	m.tree.backUp(path, values, virtualLoss)
+	for i, v := range values {
+		m.rootSums[i] += float64(v)
+	}
+	m.rootBackUps++
 }
 
 // readLegal reads the legal actions of s, as a list and as a set.
@@ -359,10 +376,21 @@ func (m *guided[S, G]) kids(at int32) []int32 {
 	return w.kids
 }
 
-func (m *guided[S, G]) Result(policy []float32) (action int, value float32) {
-	clear(policy)        // nil: the action and value only
+// Result's seat to play's value is the root's own node value (the tree's
+// sums, as the search chose by them); the other seats' come from rootSums.
+func (m *guided[S, G]) Result(t Targets) (action int) {
+	clear(t.Policy)
 	m.readLegal(&m.root) // the root's actions are legal in every deal: each has a child
-	return m.sel.result(&m.tree, m.kids(0), policy), float32(m.tree.nodeValue(0))
+	action = m.sel.result(&m.tree, m.kids(0), t.Policy)
+	if t.Values != nil {
+		var values [MaxSeats]float64
+		for i := range m.players {
+			values[i] = m.rootSums[i] / float64(max(m.rootBackUps, 1))
+		}
+		values[m.seat] = m.tree.nodeValue(0)
+		t.writeValues(&values, m.seat, m.players)
+	}
+	return action
 }
 
 // playOut plays this deal to the end with the greedy bot; a playout cut
@@ -387,12 +415,18 @@ func (m *guided[S, G]) outcomeValues(o Outcome) [MaxSeats]float32 {
 	return v
 }
 
-// seatValues is a value of seat for every seat: −value/(N−1) for the others.
-func (m *guided[S, G]) seatValues(seat int, value float32) [MaxSeats]float32 {
+// seatValues are a leaf's values, from the view of seat, its seat to
+// play, indexed by seat: each seat's own, or with one value v, −v/(N−1)
+// for the others.
+func (m *guided[S, G]) seatValues(seat int, values []float32) [MaxSeats]float32 {
 	var v [MaxSeats]float32
-	for i := range m.players {
-		v[i] = -value / float32(m.players-1)
+	for k := range m.players {
+		if len(values) == 1 {
+			v[(seat+k)%m.players] = -values[0] / float32(m.players-1)
+		} else {
+			v[(seat+k)%m.players] = values[k]
+		}
 	}
-	v[seat] = value
+	v[seat] = values[0]
 	return v
 }

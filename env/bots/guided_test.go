@@ -14,31 +14,33 @@ func observeNim(obs []uint8, g *nim, me int) { obs[0], obs[1] = uint8(g.stones),
 
 var nimGuides bots.Guides[nim, *nim]
 
-// evaluator answers a leaf from its observation and mask.
-type evaluator func(obs, mask []uint8) (priors []float32, value float32)
+// evaluator answers a leaf from its observation and mask: its priors and
+// its seat to play's value, or every seat's (bots.Search).
+type evaluator func(obs, mask []uint8) (priors, values []float32)
 
 // uniform knows nothing: equal priors, value 0.
-func uniform(obs, mask []uint8) ([]float32, float32) {
+func uniform(obs, mask []uint8) ([]float32, []float32) {
 	priors := make([]float32, len(mask))
 	for a, m := range mask {
 		priors[a] = float32(m)
 	}
-	return priors, 0
+	return priors, []float32{0}
 }
 
 // nimOracle knows nim: a position with a multiple of 4 stones is lost.
-func nimOracle(obs, mask []uint8) ([]float32, float32) {
+func nimOracle(obs, mask []uint8) ([]float32, []float32) {
 	priors, _ := uniform(obs, mask)
 	if obs[0]%4 == 0 {
-		return priors, -1
+		return priors, []float32{-1}
 	}
-	return priors, 1
+	return priors, []float32{1}
 }
 
 type result struct {
 	policy []float32
 	action int
-	value  float32
+	value  float32   // the root's seat to play's
+	values []float32 // every seat's, with runSeats
 	leaves [][]uint8 // every leaf's observation, in order
 }
 
@@ -46,8 +48,15 @@ type result struct {
 // playout search, which asks for none).
 func run(t *testing.T, s bots.Search, eval evaluator, actions int) result {
 	t.Helper()
+	return runSeats(t, s, eval, actions, 0)
+}
+
+// runSeats is run, taking every one of seats seats' values from the
+// search's result too (none with seats 0).
+func runSeats(t *testing.T, s bots.Search, eval evaluator, actions, seats int) result {
+	t.Helper()
 	var r result
-	obs, mask := make([]uint8, 2), make([]uint8, actions)
+	obs, mask := make([]uint8, 3), make([]uint8, actions) // nim shows 2 values, kingmaker 3
 	var asked [][2][]uint8
 	for {
 		switch s.Next(obs, mask) {
@@ -58,16 +67,20 @@ func run(t *testing.T, s bots.Search, eval evaluator, actions int) result {
 		case bots.Wait:
 			require.NotEmpty(t, asked, "waiting with no leaf out")
 			for _, leaf := range asked {
-				priors, value := eval(leaf[0], leaf[1])
-				s.Expand(priors, value)
+				s.Expand(eval(leaf[0], leaf[1]))
 				r.leaves = append(r.leaves, leaf[0])
 			}
 			asked = asked[:0]
 			continue
 		}
 		require.Empty(t, asked, "done with leaves out")
+		values := make([]float32, max(seats, 1))
 		r.policy = make([]float32, actions)
-		r.action, r.value = s.Result(r.policy)
+		r.action = s.Result(bots.Targets{Policy: r.policy, Values: values})
+		r.value = values[0]
+		if seats > 0 {
+			r.values = values
+		}
 		s.Release()
 		return r
 	}
@@ -177,16 +190,16 @@ func TestGuidedGivesSeveralLeavesAtOnce(t *testing.T) {
 
 func TestGuidedAllocatesNothingOnceWarm(t *testing.T) {
 	g := nim{stones: 21}
-	policy, obs, mask := make([]float32, 3), make([]uint8, 2), make([]uint8, 3)
-	priors := []float32{1, 1, 1}
+	policy, values, obs, mask := make([]float32, 3), make([]float32, 2), make([]uint8, 2), make([]uint8, 3)
+	priors, value := []float32{1, 1, 1}, []float32{0}
 	search := func() {
 		s := nimGuides.Start(settings(bots.Gumbel, 100), &g, 1, nil, observeNim)
 		for st := s.Next(obs, mask); st != bots.Done; st = s.Next(obs, mask) {
 			if st == bots.Leaf {
-				s.Expand(priors, 0)
+				s.Expand(priors, value)
 			}
 		}
-		s.Result(policy)
+		s.Result(bots.Targets{Policy: policy, Values: values})
 		s.Release()
 	}
 	search()
@@ -219,18 +232,18 @@ func TestGuidedBotsPlayTheirSearchsChoice(t *testing.T) {
 		set := settings(algorithm, 200)
 		set.Playouts = true
 		g := nim{stones: 7}
-		action, _ := nimGuides.Play(set, &g, 3, nil, nil)
+		action := nimGuides.Play(set, &g, 3, nil, bots.Targets{})
 		assert.Equal(t, 2, action, "%s: take 3, leave 4", name)
-		policy := make([]float32, 3)
-		action, value := nimGuides.Play(set, &g, 3, nil, policy)
-		want := run(t, nimGuides.Start(set, &g, 3, nil, nil), nil, 3)
-		assert.Equal(t, want, result{policy: policy, action: action, value: value}, name)
+		policy, values := make([]float32, 3), make([]float32, 2)
+		action = nimGuides.Play(set, &g, 3, nil, bots.Targets{Policy: policy, Values: values})
+		want := runSeats(t, nimGuides.Start(set, &g, 3, nil, nil), nil, 3, 2)
+		assert.Equal(t, want, result{policy: policy, action: action, value: values[0], values: values}, name)
+		assert.Equal(t, -values[0], values[1], "%s: two seats, zero-sum", name)
 
 		forced := nim{stones: 1}
-		action, value = nimGuides.Play(set, &forced, 3, nil, nil)
+		values = []float32{0, 0}
+		action = nimGuides.Play(set, &forced, 3, nil, bots.Targets{Values: values})
 		assert.Equal(t, 0, action)
-		assert.Zero(t, value, "%s: no search, no value", name)
-		_, value = nimGuides.Play(set, &forced, 3, nil, policy)
-		assert.Equal(t, float32(1), value, "%s: searched for its targets, a won position", name)
+		assert.Equal(t, []float32{1, -1}, values, "%s: searched for its targets, a won position", name)
 	}
 }

@@ -53,19 +53,21 @@ type tree[S any, G Game[S]] struct {
 	legalBits  Actions // the same as a set
 	triedBits  Actions // the legal actions that already have a child
 	r          rng.Rand
+	shares     [MaxSeats]float64 // every seat's outcome shares summed over the iterations
 }
 
 // search returns the most visited of the root's actions after set's
-// iterations (fewer once stop is set), drawing from seed, and, with policy
-// not nil, writes the root's targets (Bots.Targets); s is not changed.
-func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool, policy []float32) (int, float32) {
+// iterations (fewer once stop is set), drawing from seed, and writes the
+// root's targets (Bots.Targets) where asked; s is not changed.
+func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool, targets Targets) int {
 	t.root, t.r = *s, rng.New(seed)
 	t.findLegal(&t.root)
-	if len(t.legal) == 1 && policy == nil {
-		return t.legal[0], 0
+	if len(t.legal) == 1 && !targets.Asked() {
+		return t.legal[0]
 	}
 	seat := G(&t.root).ToPlay()
 	t.nodes = append(slices.Grow(t.nodes[:0], set.Iterations+1), node{})
+	t.shares = [MaxSeats]float64{}
 	start, done, counted := time.Now(), 0, 0
 	for ; done < set.Iterations; done++ {
 		if done%checkEvery == 0 {
@@ -84,19 +86,18 @@ func (t *tree[S, G]) search(set Settings, s *S, seed uint64, stop *atomic.Bool, 
 	searched.iterations.Add(int64(done - counted))
 	searched.nanos.Add(int64(time.Since(start)))
 	t.findLegal(&t.root)
-	if policy == nil {
-		return t.best(), 0
+	if targets.Asked() {
+		t.targets(targets, seat, G(&t.root).Seats())
 	}
-	return t.best(), t.targets(policy)
+	return t.best()
 }
 
 // targets writes the visit distribution of the root's children legal in
-// the position into policy and returns their mean outcome share: the value
-// of the position to the seat to play (each child holds that seat's
-// results). Every iteration visits one such child, so the visits are the
-// iterations run.
-func (t *tree[S, G]) targets(policy []float32) float32 {
-	clear(policy)
+// the position into t.Policy and every seat's mean outcome share, as a
+// value, into t.Values. The seat to play's is its children's mean (each
+// child holds that seat's results); every iteration visits one such child,
+// so the visits are the iterations run.
+func (t *tree[S, G]) targets(targets Targets, seat, players int) {
 	var visits, value float64
 	for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
 		if n := &t.nodes[i]; bitset.Has(t.legalBits[:], int(n.action)) {
@@ -104,12 +105,20 @@ func (t *tree[S, G]) targets(policy []float32) float32 {
 			value += float64(n.value)
 		}
 	}
-	for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
-		if n := &t.nodes[i]; bitset.Has(t.legalBits[:], int(n.action)) {
-			policy[n.action] = float32(float64(n.visits) / visits)
+	if targets.Policy != nil {
+		clear(targets.Policy)
+		for i := t.nodes[0].child; i != 0; i = t.nodes[i].sibling {
+			if n := &t.nodes[i]; bitset.Has(t.legalBits[:], int(n.action)) {
+				targets.Policy[n.action] = float32(float64(n.visits) / visits)
+			}
 		}
 	}
-	return float32(value / visits)
+	var values [MaxSeats]float64
+	for i := range players {
+		values[i] = float64(ShareValue(float32(t.shares[i]/visits), players))
+	}
+	values[seat] = float64(ShareValue(float32(value/visits), players))
+	targets.writeValues(&values, seat, players)
 }
 
 // checkEvery is how many iterations a search runs between looks at its
@@ -220,6 +229,9 @@ func (t *tree[S, G]) backUp(outcome Outcome) {
 		n := &t.nodes[s.node]
 		n.visits++
 		n.value += outcome[s.seat]
+	}
+	for i, share := range outcome {
+		t.shares[i] += float64(share)
 	}
 }
 

@@ -10,10 +10,10 @@ import (
 
 // botTargetsAreTheSearchsVisits: an mcts bot's targets come with the very
 // action BotActions advises; each policy row is a distribution over the
-// legal actions whose most visited action is the one played, the value is
-// on the rewards' scale, an env waiting for a reset gets −1, zeros and 0,
-// the same seed gives the same targets, and a bot without a search is
-// refused.
+// legal actions whose most visited action is the one played, every seat's
+// value is on the rewards' scale (the seat to play's first), an env
+// waiting for a reset gets −1, zeros and 0, the same seed gives the same
+// targets, and a bot without a search is refused.
 func botTargetsAreTheSearchsVisits(t *testing.T, c Case) {
 	v, err := env.Make(c.ID, c.NumEnvs, c.Options, 31, nil)
 	require.NoError(t, err)
@@ -36,11 +36,17 @@ func botTargetsAreTheSearchsVisits(t *testing.T, c Case) {
 			require.Equal(t, int32(-1), action)
 			require.Equal(t, make([]float32, na), policy)
 			require.Zero(t, targets.Value[i])
+			require.Equal(t, make([]float32, v.Spec.Players), targets.Values[i*v.Spec.Players:(i+1)*v.Spec.Players])
 			continue
 		}
 		checkTargetRow(t, policy, v.Mask[i*na:(i+1)*na], int(action))
-		require.GreaterOrEqual(t, targets.Value[i], -1/float32(v.Spec.Players-1), "env %d", i)
-		require.LessOrEqual(t, targets.Value[i], float32(1), "env %d", i)
+		players := v.Spec.Players
+		seats := targets.Values[i*players : (i+1)*players]
+		require.Equal(t, targets.Value[i], seats[0], "env %d: every seat's values, the seat to play's first", i)
+		for _, value := range seats {
+			require.GreaterOrEqual(t, value, -1/float32(players-1), "env %d: %v", i, seats)
+			require.LessOrEqual(t, value, float32(1), "env %d: %v", i, seats)
+		}
 	}
 	_, _, err = v.BotTargets(nil, "greedy", 5, nil)
 	require.ErrorIs(t, err, env.ErrBadOption)

@@ -35,21 +35,19 @@ func (g *Game[S, G]) canPlay(bot bots.Spec, players int) error {
 func (e *Env[S, G]) CanPlay(bot bots.Spec) error { return e.game.canPlay(bot, e.c.players) }
 
 // act is bot's choice for the seat to play, drawing from r, with a
-// search's targets when policy is not nil (Targets, or a guided search's
-// improved policy and value).
-func (e *Env[S, G]) act(bot bots.Spec, r *rng.Rand, policy []float32) (action int, value float32) {
+// search's targets where asked (bots.Targets).
+func (e *Env[S, G]) act(bot bots.Spec, r *rng.Rand, t bots.Targets) (action int) {
 	switch bot.Kind { // plain bots first: vs_bots seats ask at every move
 	case bots.Random, bots.Greedy:
-		return e.game.bots.ActUntil(bot, r, &e.s, e.stop), 0
+		return e.game.bots.ActUntil(bot, r, &e.s, e.stop)
 	case bots.Baseline:
-		return e.game.baselines[bot.Edition][e.c.players].Load().Act(bot, r, &e.s, e.stop, policy)
+		return e.game.baselines[bot.Edition][e.c.players].Load().Act(bot, r, &e.s, e.stop, t)
 	}
 	if set, ok := bot.Guided(); ok {
-		return e.game.guides.Play(set, &e.s, r.Uint64(), e.stop, policy)
+		return e.game.guides.Play(set, &e.s, r.Uint64(), e.stop, t)
 	}
-	if policy == nil {
-		return e.game.bots.ActUntil(bot, r, &e.s, e.stop), 0
+	if !t.Asked() {
+		return e.game.bots.ActUntil(bot, r, &e.s, e.stop)
 	}
-	action, share := e.game.bots.Targets(bot.Search, r, &e.s, e.stop, policy)
-	return action, bots.ShareValue(share, e.c.players)
+	return e.game.bots.Targets(bot.Search, r, &e.s, e.stop, t)
 }

@@ -88,7 +88,7 @@ func (e *Env[S, G]) apply(action int) error {
 func (e *Env[S, G]) playBots() {
 	for e.seats.BotToPlay(e.toPlay, e.over) {
 		seat := e.toPlay
-		action, _ := e.act(e.c.bots[seat], &e.bots[seat], nil)
+		action := e.act(e.c.bots[seat], &e.bots[seat], bots.Targets{})
 		if err := e.apply(action); err != nil {
 			panic(e.game.ID + ": a bot chose an illegal action: " + err.Error())
 		}
@@ -164,10 +164,10 @@ func (e *Env[S, G]) Clone() env.Env {
 func (e *Env[S, G]) CopyFrom(src env.Env) { *e = *src.(*Env[S, G]) }
 
 // BotAction is the action bot would choose now, drawing from seed, with a
-// searching bot's targets when policy is not nil (env.Advisor).
-func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64, policy []float32) (action int, value float32) {
+// searching bot's targets where asked (env.Advisor).
+func (e *Env[S, G]) BotAction(bot bots.Spec, seed uint64, t bots.Targets) (action int) {
 	r := rng.New(seed)
-	return e.act(bot, &r, policy)
+	return e.act(bot, &r, t)
 }
 
 // SearchIterations adds up one decision of every bot's search (mcts

@@ -274,7 +274,8 @@ def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     teaching = run.round < args.teacher_rounds
     full = np.ones(args.num_envs, bool)
     if teaching and args.teacher != "playouts":
-        return (*envs.bot_actions(args.teacher, seed=seed, targets=True), full)
+        taught = envs.bot_actions(args.teacher, seed=seed, targets=True)
+        return taught.actions, taught.policy, taught.value, full
     if args.fast_simulations and not teaching:
         full = run.rng.random(args.num_envs) < args.full_share
     actions = np.zeros(args.num_envs, np.int64)

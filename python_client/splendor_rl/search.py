@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -28,22 +28,33 @@ def _ids(env_ids: Sequence[int] | np.ndarray | None) -> list[int] | None:
 class SearchResult:
     """A guided search's result, row k for the k-th env searched: the improved policy (the visit distribution
     for PUCT, softmax(logits + σ(completed Q)) for Gumbel), the root's value for its seat to play (in [-1, 1],
-    the terminal rewards' scale) and the action chosen (-1 where the episode is over)."""
+    the terminal rewards' scale), every seat's root value from the seat to play's view (column j is seat
+    (s + j) mod players's for seat s to play, as observations rotate seats; column 0 is `value`) and the action
+    chosen (-1 where the episode is over)."""
     policy: np.ndarray  # float32 [K, actions]
     value: np.ndarray  # float32 [K]
+    values: np.ndarray  # float32 [K, players]
     action: np.ndarray  # int32 [K]
 
     @classmethod
     def of(cls, reply: dict) -> "SearchResult":
         """The result in a search's last (done) reply."""
-        return cls(to_numpy(reply["policy"]), to_numpy(reply["value"]), to_numpy(reply["action"]))
+        return cls(*(to_numpy(reply[field]) for field in ("policy", "value", "values", "action")))
 
     @classmethod
     def joined(cls, parts: list["SearchResult"]) -> "SearchResult":
         """The results of consecutive shares of the envs as one."""
         if len(parts) == 1:
             return parts[0]
-        return cls(*(np.concatenate(rows) for rows in zip(*((r.policy, r.value, r.action) for r in parts))))
+        return cls(*(np.concatenate(rows) for rows in zip(*((r.policy, r.value, r.values, r.action) for r in parts))))
+
+
+class BotTargets(NamedTuple):
+    """`bot_actions(targets=True)`: row k for the k-th env asked (PROTOCOL.md §3, search targets)."""
+    actions: np.ndarray  # int32 [K]: the bot's actions, as without targets (-1 where the episode is over)
+    policy: np.ndarray  # float32 [K, actions]: the search's root visits (or improved policy), zero where illegal
+    value: np.ndarray  # float32 [K]: the position's value to its seat to play, the terminal rewards' scale
+    values: np.ndarray  # float32 [K, players]: every seat's, the seat to play's first (as `SearchResult.values`)
 
 
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple[Any, Any]]
@@ -58,12 +69,13 @@ def search_settings(evaluate: Evaluator | None, simulations: int, algorithm: str
 class SearchLeg:
     """One batch's share of a guided search that may span several batches (a `ShardedVectorEnv`'s shards, each on
     its own server): the connection and handle its requests go to, its `search` request's fields, its env's
-    number of actions, and `refused`, which turns its refusal of an `evaluate` whose rows for its leaves start at
+    numbers of actions and players, and `refused`, which turns its refusal of an `evaluate` whose rows for its leaves start at
     `row` into the error to raise."""
     connection: Any
     handle: int
     request: dict
     actions: int
+    players: int
     refused: Callable[[SplendorError, int], Exception] = lambda exc, row: exc
 
 
@@ -192,7 +204,7 @@ def answer(waiting: list[tuple[Piece, dict]], evaluate: Evaluator) -> Flight:
     masks = [unpacked(reply, piece.leg.actions) for piece, reply in waiting]
     obs = joined([to_numpy(reply["obs"]) for _, reply in waiting])
     mask = joined(masks)
-    priors, values = evaluations(evaluate, obs, mask)
+    priors, values = evaluations(evaluate, obs, mask, waiting[0][0].leg.players)
     rows = np.cumsum([0, *map(len, masks)]).tolist()
     answers = []
     for (piece, _), lo, hi in zip(waiting, rows, rows[1:]):
@@ -216,15 +228,18 @@ def joined(arrays: list[np.ndarray]) -> np.ndarray:
     return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
-def evaluations(evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def evaluations(evaluate: Evaluator, obs: np.ndarray, mask: np.ndarray, players: int
+                ) -> tuple[np.ndarray, np.ndarray]:
     """`evaluate`'s priors and values for these leaves as float32 arrays, refused (`BadShape`, before any server
-    is sent any) unless they are `[L, actions]` and `[L]`: cut into the legs' rows, a wrong count could reach
-    some servers and not others."""
+    is sent any) unless they are `[L, actions]` and `[L]` (each leaf's seat to play's value) or `[L, players]`
+    (every seat's, its seat to play's first): cut into the legs' rows, a wrong count could reach some servers and
+    not others."""
     priors, values = evaluate(obs, mask)
     priors, values = np.asarray(priors, np.float32), np.asarray(values, np.float32)
-    if priors.shape != mask.shape or values.shape != mask.shape[:1]:
+    if priors.shape != mask.shape or values.shape not in ((len(mask),), (len(mask), players)):
         raise BadShape(f"evaluate returned priors {list(priors.shape)} and values {list(values.shape)} for "
-                       f"{len(mask)} leaves: want priors {list(mask.shape)} and values [{len(mask)}]")
+                       f"{len(mask)} leaves: want priors {list(mask.shape)} and values [{len(mask)}] or "
+                       f"[{len(mask)}, {players}]")
     return priors, values
 
 
@@ -256,23 +271,23 @@ class SearchOps:
         return self._changed(self.connection.call("fork", handle=self.handle, src=_ids(src), dst=_ids(dst)))
 
     def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None,
-                    seeds: Sequence[int] | None = None, targets: bool = False
-                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    seeds: Sequence[int] | None = None, targets: bool = False) -> np.ndarray | BotTargets:
         """The action a built-in bot (`random`, `greedy`, `mcts`, `mcts:800`…: docs/bots.md) would choose now in
         each env (-1 where the episode is over); nothing moves. Env i draws from derive(seed, i), or, given
         `seeds` (one per env listed), from its own seed: advice that does not depend on where an env sits.
 
-        With `targets=True` (an mcts bot only, else `BadOption`) returns `(actions, policy, value)`: the same
-        actions, each search's root visit distribution (float32 `[K, actions]`, zero where illegal, summing to 1)
-        and the position's value to its seat to play (float32 `[K]`, on the terminal rewards' scale: PROTOCOL.md
-        §3, search targets); zeros where the episode is over."""
+        With `targets=True` (a bot that searches: `mcts`, `gumbel`, `puct`, `baseline+search:N`; else `BadOption`)
+        returns `BotTargets(actions, policy, value, values)`: the same actions, each search's root visit
+        distribution (float32 `[K, actions]`, zero where illegal, summing to 1), the position's value to its seat
+        to play (float32 `[K]`, on the terminal rewards' scale: PROTOCOL.md §3, search targets) and every seat's
+        (float32 `[K, players]`, the seat to play's first); zeros where the episode is over."""
         self._check_open()
         fields = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
         if targets:
             fields["targets"] = True
         reply = self.connection.call("bot_actions", handle=self.handle, env_ids=_ids(env_ids), bot=bot, **fields)
         if targets:
-            return to_numpy(reply["actions"]), to_numpy(reply["policy"]), to_numpy(reply["value"])
+            return BotTargets(*(to_numpy(reply[field]) for field in ("actions", "policy", "value", "values")))
         return to_numpy(reply["actions"])
 
     def search(self, evaluate: Evaluator | None, simulations: int = 64, seed: int = 0, algorithm: str = "gumbel",
@@ -281,7 +296,8 @@ class SearchOps:
         """Guided search of each env's position for its seat to play (PROTOCOL.md §3, search): the tree lives in
         the server, which redeals what that seat cannot see at every simulation; `evaluate(obs, mask)` (obs
         `[L, obs]` as the env serves it, each leaf's seat to play's own view; mask `[L, actions]` bool) returns
-        `(priors [L, actions], values [L])` for the leaves of one round trip (one per searching env, or
+        `(priors [L, actions], values [L])` for the leaves of one round trip (or values `[L, players]`: every
+        seat's value, the leaf's seat to play's first, which the search backs up as max-n does) (one per searching env, or
         `leaves_per_env`): any function, a torch module wrapped in one; other shapes raise `BadShape`.
         `evaluate=None` lets the server evaluate with uniform priors and greedy playouts, with no round trip.
         `algorithm` is "gumbel" or "puct"; the other settings are mctx's names (`leaves_per_env`, `pb_c_init`,
@@ -293,7 +309,7 @@ class SearchOps:
         fields: dict[str, Any] = {"seed": seed} if seeds is None else {"seeds": [int(s) for s in seeds]}
         ids = _ids(env_ids) if env_ids is not None or parts == 1 else list(range(self.num_envs))
         request = {"env_ids": ids, "settings": search_settings(evaluate, simulations, algorithm, settings), **fields}
-        leg = SearchLeg(self.connection, self.handle, request, self.single_action_space.n)
+        leg = SearchLeg(self.connection, self.handle, request, self.single_action_space.n, self.num_players)
         return run_search([leg], evaluate, check_parts(parts))[0]
 
     def view(self, env_ids: Sequence[int] | None = None, seat: int | None = None) -> tuple[list[dict], list[str]]:

@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .errors import BadShape, IllegalAction, SplendorError
 from .render import check_render_mode, render_frames, render_human
-from .search import Evaluator, SearchLeg, SearchResult, check_parts, run_search, search_settings
+from .search import BotTargets, Evaluator, SearchLeg, SearchResult, check_parts, run_search, search_settings
 from .seeds import check_seed, seed_list
 from .vector import Pipelined, SplendorVectorEnv, check_num_envs, check_reset_options, setup_spaces
 
@@ -166,8 +166,7 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
         return self._joined_batch()
 
     def bot_actions(self, bot: str = "greedy", seed: int = 0, env_ids: Sequence[int] | None = None,
-                    seeds: Sequence[int] | None = None, targets: bool = False
-                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    seeds: Sequence[int] | None = None, targets: bool = False) -> np.ndarray | BotTargets:
         """As on one server: env i draws from the server's derive(seed, i), i its index in the whole batch."""
         ids = list(range(self.num_envs)) if env_ids is None else [int(i) for i in env_ids]
         seeds = self._seeds(ids, seed, seeds)
@@ -179,9 +178,9 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
         rows = self._gather(ids, advise)
         if not targets:
             return np.asarray(rows, np.int32)
-        actions, policy, value = zip(*rows) if rows else ((), (), ())
-        return (np.asarray(actions, np.int32), np.asarray(policy, np.float32).reshape(len(rows), -1),
-                np.asarray(value, np.float32))
+        actions, policy, value, values = zip(*rows) if rows else ((), (), (), ())
+        return BotTargets(np.asarray(actions, np.int32), np.asarray(policy, np.float32).reshape(len(rows), -1),
+                          np.asarray(value, np.float32), np.asarray(values, np.float32).reshape(len(rows), -1))
 
     def search(self, evaluate: Evaluator | None, simulations: int = 64, seed: int = 0, algorithm: str = "gumbel",
                env_ids: Sequence[int] | None = None, seeds: Sequence[int] | None = None, parts: int = 2,
@@ -202,13 +201,14 @@ class ShardedVectorEnv(Pipelined, VectorEnv):
             shard._check_open()
             request = {"env_ids": local, "seeds": [seeds[p] for p in at], "settings": settings}
             legs.append(SearchLeg(shard.connection, shard.handle, request, self.single_action_space.n,
-                                  partial(self._search_refusal, k)))
+                                  self.num_players, partial(self._search_refusal, k)))
         searched = run_search(legs, evaluate, check_parts(parts))
         n = len(ids)
         result = SearchResult(np.zeros((n, self.single_action_space.n), np.float32), np.zeros(n, np.float32),
-                              np.full(n, -1, np.int32))
+                              np.zeros((n, self.num_players), np.float32), np.full(n, -1, np.int32))
         for (_, _, at), part in zip(routes, searched):
             result.policy[at], result.value[at], result.action[at] = part.policy, part.value, part.action
+            result.values[at] = part.values
         return result
 
     def _search_refusal(self, k: int, exc: SplendorError, row: int) -> SplendorError:

@@ -80,6 +80,9 @@ def test_search_frames():
     targets = unpack((GOLDEN / "bot_actions_targets_reply.msgpack").read_bytes())
     policy, value = to_numpy(targets["policy"]), to_numpy(targets["value"])
     assert policy.dtype == np.float32 and policy.tolist() == [[0.25, 0.75], [0, 0]] and value.tolist() == [0.5, 0]
+    assert to_numpy(targets["values"]).tolist() == [[0.5, -0.5], [0, 0]]  # every seat's, the seat to play's first
+    seats = unpack((GOLDEN / "evaluate_seats_request.msgpack").read_bytes())
+    assert to_numpy(seats["values"]).tolist() == [[0.5, -0.5]]
 
 
 def test_view_frames():

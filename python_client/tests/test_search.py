@@ -57,10 +57,12 @@ def test_bot_actions_with_targets(url, env_id):
     envs = splendor_rl.make_vec(env_id, num_envs=4, seed=3, url=url)
     _, infos = envs.reset()
     plain = envs.bot_actions("mcts:60", seed=2)
-    actions, policy, value = envs.bot_actions("mcts:60", seed=2, targets=True)
+    actions, policy, value, values = envs.bot_actions("mcts:60", seed=2, targets=True)
     np.testing.assert_array_equal(actions, plain)
     assert policy.dtype == np.float32 and policy.shape == (4, envs.single_action_space.n)
     assert value.dtype == np.float32 and value.shape == (4,)
+    assert values.dtype == np.float32 and values.shape == (4, 2)
+    np.testing.assert_array_equal(values[:, 0], value)
     np.testing.assert_allclose(policy.sum(axis=1), 1, atol=1e-5)
     assert (policy[infos["action_mask"] == 0] == 0).all()
     assert (policy[np.arange(4), actions] == policy.max(axis=1)).all()
@@ -85,6 +87,7 @@ def test_guided_search(url, algorithm):
     assert seen[0] == 4 and len(seen) == 18  # the roots, then one leaf per env per round trip
     np.testing.assert_array_equal(result.policy, again.policy)
     assert result.policy.shape == (4, envs.single_action_space.n) and result.value.shape == (4,)
+    assert result.values.shape == (4, 2) and (result.values[:, 0] == result.value).all()
     np.testing.assert_allclose(result.policy.sum(axis=1), 1, atol=1e-5)
     assert infos["action_mask"][np.arange(4), result.action].all()
     assert infos["action_mask"][np.arange(4), envs.search(None, simulations=30).action].all()
@@ -115,6 +118,31 @@ def fixed_evaluator(num_actions: int, log: list | None = None):
 def uniform_zero(obs, mask):
     """Uniform priors over the legal actions and value 0: a search so guided learns only from games it ends."""
     return mask.astype(np.float32), np.zeros(len(mask), np.float32)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_every_seats_values_search_as_the_one_value_they_spread(url, players):
+    """An evaluator may value every seat ([L, players], the leaf's seat to play first); given what one value v
+    implies (−v/(players−1) for each other seat) it searches exactly as that one value, and the results hold every
+    seat's root value, summing to zero as the terminal rewards do."""
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=4, seed=5, url=url, players=players)
+    envs.reset()
+    one = fixed_evaluator(envs.single_action_space.n)
+
+    def every_seat(obs, mask):
+        priors, values = one(obs, mask)
+        others = np.repeat(-values[:, None] / (players - 1), players - 1, axis=1)
+        return priors, np.concatenate([values[:, None], others], axis=1)
+
+    a = envs.search(one, simulations=12, seed=2)
+    b = envs.search(every_seat, simulations=12, seed=2)
+    np.testing.assert_array_equal(a.policy, b.policy)
+    np.testing.assert_array_equal(a.action, b.action)
+    assert b.values.shape == (4, players) and (b.values[:, 0] == b.value).all()
+    np.testing.assert_allclose(b.values.sum(axis=1), 0, atol=1e-5)
+    with pytest.raises(splendor_rl.BadShape, match=rf"values \[2, 2\] for 2 leaves: .* or \[2, {players}\]"):
+        envs.search(lambda obs, mask: (mask, np.zeros((len(mask), 2))), simulations=4)
+    envs.close()
 
 
 @pytest.mark.parametrize("algorithm", ["gumbel", "puct"])

@@ -136,12 +136,16 @@ func (c *conn) evaluate(b *batch, req *wire.Request) (any, *wire.Error) {
 	if h.packed {
 		n, shape, evaluate = g.Legal, []int{g.Legal}, g.EvaluateLegal
 	}
-	b.priors, b.values = slices.Grow(b.priors[:0], n)[:n], slices.Grow(b.values[:0], l)[:l]
+	values, width := []int{l}, 1 // each leaf's seat to play's, or every seat's: [l, players]
+	if len(req.Values.Shape) == 2 {
+		values, width = []int{l, b.v.Spec.Players}, b.v.Spec.Players
+	}
+	b.priors, b.values = slices.Grow(b.priors[:0], n)[:n], slices.Grow(b.values[:0], l*width)[:l*width]
 	if werr := priors.Floats(b.priors, shape...); werr != nil {
 		werr.Message = field + ": " + werr.Message
 		return nil, c.keepWaiting(h, g, werr)
 	}
-	if werr := req.Values.Floats(b.values, l); werr != nil {
+	if werr := req.Values.Floats(b.values, values...); werr != nil {
 		werr.Message = "values: " + werr.Message
 		return nil, c.keepWaiting(h, g, werr)
 	}
@@ -187,7 +191,8 @@ func (c *conn) searchReply(b *batch, part int, g *env.GuidedBatch, id uint64) (*
 	}
 	k := len(g.Action)
 	policy, value, action := wire.Float32Tensor(g.Policy, k, na), wire.Float32Tensor(g.Value, k), wire.Int32Tensor(g.Action, k)
-	r.Policy, r.Value, r.Action = &policy, &value, &action
+	values := wire.Float32Tensor(g.Values, k, b.v.Spec.Players)
+	r.Policy, r.Value, r.Values, r.Action = &policy, &value, &values, &action
 	c.endSearch(b, part)
 	return r, nil
 }

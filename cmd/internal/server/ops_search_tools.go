@@ -124,7 +124,8 @@ func botTargets(b *batch, req *wire.Request, seed uint64, seeds []uint64) (any, 
 	}
 	k := len(actions)
 	policy, value := wire.Float32Tensor(t.Policy, k, b.v.Spec.NumActions), wire.Float32Tensor(t.Value, k)
-	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, k), Policy: &policy, Value: &value}, nil
+	values := wire.Float32Tensor(t.Values, k, b.v.Spec.Players)
+	return &wire.ActionsReply{ID: req.ID, Actions: wire.Int32Tensor(actions, k), Policy: &policy, Value: &value, Values: &values}, nil
 }
 
 // viewBytesPerEnv bounds one env's share of a view reply (a test plays

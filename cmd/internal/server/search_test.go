@@ -31,6 +31,11 @@ func TestBotActionsWithTargets(t *testing.T) {
 	require.Equal(t, wire.Float32, targets.Policy.Dtype)
 	require.Equal(t, []int{3, na}, targets.Policy.Shape)
 	require.Equal(t, []int{3}, targets.Value.Shape)
+	require.Equal(t, []int{3, 2}, targets.Values.Shape)
+	values := float32s(*targets.Values)
+	for i, v := range float32s(*targets.Value) {
+		require.Equal(t, v, values[2*i], "values' first column is value")
+	}
 	policy := float32s(*targets.Policy)
 	for i, action := range int32s(targets.Actions) {
 		require.Equal(t, uint8(1), first.Mask.Data[i*na+int(action)])
@@ -50,7 +55,7 @@ func TestTargetRowsFitTheRepliesMemory(t *testing.T) {
 			if err != nil {
 				continue // not a table size of this game
 			}
-			row := 4*int64(v.Spec.NumActions) + 4 + 4 // policy, value, action
+			row := 4*int64(v.Spec.NumActions) + 4 + 4*int64(v.Spec.Players) + 4 // policy, value, values, action
 			require.LessOrEqual(t, row, 2*replyBytesPerEnv(&v.Spec), "%s, %d players", id, players)
 		}
 	}
@@ -102,6 +107,40 @@ func TestGuidedSearchOverTheWire(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// An evaluate may give every seat's value ([L, players], from each leaf's
+// seat to play's view); the results hold every seat's root value. Values
+// of another shape are bad_shape.
+func TestGuidedSearchTakesEverySeatsValues(t *testing.T) {
+	_, url := start(t, testConfig())
+	c := dial(t, url)
+	made, _ := makeBatch(t, c, 2, map[string]any{"players": 3})
+	var r wire.SearchReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpSearch, Handle: made.Handle, Seed: seed(2),
+		Settings: map[string]any{"simulations": 6}}, &r))
+	na := made.Spec.NumActions
+	for !r.Done {
+		l := r.LeafEnvs.Shape[0]
+		priors, values := make([]float32, l*na), make([]float32, 3*l)
+		for j := range priors {
+			priors[j] = float32(r.Mask.Data[j])
+		}
+		for j := range l {
+			copy(values[3*j:], []float32{1, -0.5, -0.5}) // every leaf won by its seat to play
+		}
+		evaluate := wire.Request{Op: wire.OpEvaluate, Handle: made.Handle, Priors: ptrTo(wire.Float32Tensor(priors, l, na))}
+		evaluate.Values = ptrTo(wire.Float32Tensor(values[:2*l], l, 2))
+		requireCode(t, c.Call(evaluate, &r), wire.CodeBadShape)
+		evaluate.Values = ptrTo(wire.Float32Tensor(values, l, 3))
+		require.NoError(t, c.Call(evaluate, &r))
+	}
+	require.Equal(t, []int{2, 3}, r.Values.Shape)
+	values := float32s(*r.Values)
+	require.Equal(t, float32s(*r.Value), []float32{values[0], values[3]})
+	for _, v := range values {
+		require.True(t, v >= -0.5 && v <= 1, "%v", values)
+	}
+}
 
 // Guided searches waiting for evaluations hold their trees' bound of
 // max_search_memory: one that would pass it is refused with
