@@ -27,7 +27,7 @@ type Baseline struct {
 // options are its own.
 func NetBaseline(name string, players int, edition string, n *nets.Net) Baseline {
 	return Baseline{Name: name, Env: n.Env, Players: players, Edition: edition, Options: n.Options,
-		Network: bots.Network{Obs: n.Obs(), Actions: n.Actions(),
+		Network: bots.Network{Obs: n.Obs(), Actions: n.Actions(), Values: n.Values(),
 			NewEvaluator: func() bots.Evaluator { return n.NewEvaluator() }}}
 }
 
@@ -106,6 +106,9 @@ func checkBaseline(b *Baseline) error {
 			b.Network.Obs, b.Env, b.Options, spec.ObsSize())
 	case spec.NumActions != b.Network.Actions:
 		return fmt.Errorf("has %d logits, but %s has %d actions", b.Network.Actions, b.Env, spec.NumActions)
+	case b.Network.Values != 1 && b.Network.Values != spec.Players:
+		return fmt.Errorf("has %d values, but a value head has 1 (the seat to play's) or one per seat (%d)",
+			b.Network.Values, spec.Players)
 	}
 	return nil
 }

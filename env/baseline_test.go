@@ -134,6 +134,45 @@ func btoi(b bool) int {
 	return 0
 }
 
+// A network that values every seat guides its search with those values
+// (max-n), at three and four players: the search's targets hold every
+// seat's root value, in range, and the other seats' values count (the same
+// network without them, its seat to play's value alone, searches
+// otherwise).
+func TestBaselineSearchWithEverySeatsValues(t *testing.T) {
+	for players := 3; players <= 4; players++ {
+		opts := env.Options{"players": players}
+		v := makeReset(t, 4, opts, 3)
+		targets := func(values int) *env.BotTargets {
+			f := nettest.RandomNet(21, v.Spec.ObsSize(), v.Spec.NumActions, 32, 2)
+			f.Reshape("value.weight", players, 32)
+			f.Reshape("value.bias", players)
+			for _, name := range []string{"value.weight", "value.bias"} { // the seat to play's row only
+				w := f.Tensor(name)
+				w.Shape[0], w.Values = values, w.Values[:len(w.Values)/players*values]
+			}
+			f.Meta["options"] = fmt.Sprintf(`{"players": %d}`, players)
+			path, err := f.Write(t.TempDir(), fmt.Sprintf("splendor-v1-%dp.safetensors", players))
+			require.NoError(t, err)
+			n, err := nets.Load(path)
+			require.NoError(t, err)
+			withBaselines(t, env.NetBaseline(filepath.Base(path), players, "", n))
+			_, targets, err := v.BotTargets(nil, "baseline+search:24", 7, nil)
+			require.NoError(t, err)
+			return targets
+		}
+		every, own := targets(players), targets(1)
+		for i := range 4 {
+			row := every.Values[i*players : (i+1)*players]
+			assert.Equal(t, every.Value[i], row[0], "%d players, env %d", players, i)
+			for _, x := range row {
+				assert.LessOrEqual(t, math.Abs(float64(x)), 1.0, "%d players, env %d: %v", players, i, row)
+			}
+		}
+		assert.NotEqual(t, every.Values, own.Values, "%d players: the other seats' values changed nothing", players)
+	}
+}
+
 func TestBaselineSearchIsLegalReproducibleAndCounted(t *testing.T) {
 	b, _ := randomBaseline(t, "splendor-v1", 2, env.Options{"players": 2}, 14)
 	withBaselines(t, b)
@@ -192,6 +231,8 @@ func TestSetBaselinesRefusesANetworkNotOfItsEnv(t *testing.T) {
 		{"named for other players", func(b *env.Baseline) { b.Players = 3 }, "named for 3 players, but trained with 2"},
 		{"observations of another size", func(b *env.Baseline) { b.Network.Obs++ }, "reads observations of"},
 		{"another action space", func(b *env.Baseline) { b.Network.Actions-- }, "logits, but splendor-v1 has"},
+		{"values for three seats", func(b *env.Baseline) { b.Network.Values = 3 },
+			"has 3 values, but a value head has 1 (the seat to play's) or one per seat (2)"},
 		{"options the env refuses", func(b *env.Baseline) { b.Options = env.Options{"players": 2, "colour": "red"} },
 			"training options are not splendor-v1's"},
 		{"another env's network", func(b *env.Baseline) { b.Network = duel.Network }, "reads observations of"},

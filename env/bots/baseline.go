@@ -17,19 +17,22 @@ import (
 // the bot sees it only as an Evaluator.
 
 // Evaluator evaluates a policy-value network on one goroutine: Evaluate
-// writes the logits of obs over the whole action space and returns the
-// value, in [−1, 1], for the seat whose observation obs is. It must not
-// allocate: a baseline bot calls it per decision, or per simulation.
+// writes the logits of obs over the whole action space and its values, in
+// [−1, 1], from the view of the seat whose observation obs is: that seat's
+// own, or every seat's, its own first (Search's Expand takes either). It
+// must not allocate: a baseline bot calls it per decision, or per
+// simulation.
 type Evaluator interface {
-	Evaluate(obs []uint8, logits []float32) (value float32)
+	Evaluate(obs []uint8, logits, values []float32)
 }
 
 // Network is a network as a baseline bot plays it: the length of the
-// observations it reads, its number of logits (the game's action space),
-// and a maker of evaluators, one per goroutine.
+// observations it reads, its number of logits (the game's action space)
+// and of values (1 or the seats), and a maker of evaluators, one per
+// goroutine.
 type Network struct {
-	Obs, Actions int
-	NewEvaluator func() Evaluator
+	Obs, Actions, Values int
+	NewEvaluator         func() Evaluator
 }
 
 // BaselineSearch is the guided search of "baseline+search:N": PUCT with
@@ -63,7 +66,7 @@ type evaluation struct {
 	eval           Evaluator
 	obs, mask      []uint8
 	logits, priors []float32
-	value          [1]float32 // the network values its seat to play's position only
+	values         []float32
 }
 
 // NewNetBot is the baseline bot of net, which reads observations as
@@ -92,7 +95,7 @@ func (b *NetBot[S, G]) evaluation() *evaluation {
 		return e
 	}
 	return &evaluation{eval: b.net.NewEvaluator(), obs: make([]uint8, b.net.Obs), mask: make([]uint8, b.net.Actions),
-		logits: make([]float32, b.net.Actions), priors: make([]float32, b.net.Actions)}
+		logits: make([]float32, b.net.Actions), priors: make([]float32, b.net.Actions), values: make([]float32, b.net.Values)}
 }
 
 // argmax is the legal action with the largest logit, the lower index on
@@ -100,7 +103,7 @@ func (b *NetBot[S, G]) evaluation() *evaluation {
 func (b *NetBot[S, G]) argmax(e *evaluation, s *S) int {
 	g := G(s)
 	b.observe(e.obs, s, g.ToPlay())
-	e.eval.Evaluate(e.obs, e.logits)
+	e.eval.Evaluate(e.obs, e.logits, e.values)
 	legal := g.LegalSet()
 	best := -1
 	for w, word := range legal {
@@ -128,9 +131,9 @@ func (b *NetBot[S, G]) search(e *evaluation, simulations int, seed uint64, s *S,
 		case Wait:
 			panic("bots: a baseline search waits with no leaf out")
 		}
-		e.value[0] = e.eval.Evaluate(e.obs, e.logits)
+		e.eval.Evaluate(e.obs, e.logits, e.values)
 		softmax(e.priors, e.logits, e.mask)
-		m.Expand(e.priors, e.value[:])
+		m.Expand(e.priors, e.values)
 		if n%stopEvery == 0 && stop != nil && stop.Load() {
 			return m.Result(t) // the batch is closing: nobody reads the answer
 		}

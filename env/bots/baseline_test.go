@@ -18,15 +18,15 @@ type nimNet struct {
 	calls  *atomic.Int64
 }
 
-func (n nimNet) Evaluate(obs []uint8, logits []float32) float32 {
+func (n nimNet) Evaluate(obs []uint8, logits, values []float32) {
 	n.calls.Add(1)
 	l := n.logits(int(obs[0]))
 	copy(logits, l[:])
-	return n.value(int(obs[0]))
+	values[0] = n.value(int(obs[0]))
 }
 
 func (n nimNet) network() bots.Network {
-	return bots.Network{Obs: 2, Actions: 3, NewEvaluator: func() bots.Evaluator { return n }}
+	return bots.Network{Obs: 2, Actions: 3, Values: 1, NewEvaluator: func() bots.Evaluator { return n }}
 }
 
 // takeMost prefers taking more stones: a wrong policy at nim.

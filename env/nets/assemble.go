@@ -25,11 +25,14 @@ func assemble(t map[string]tensor) (*Net, error) {
 	if layers == 0 {
 		return nil, errors.New("no trunk layers (no tensor trunk.0.weight)")
 	}
-	obs, hidden, actions := dim(t, "scale"), dim(t, "trunk.0.weight"), dim(t, "policy.weight")
-	if err := checkShapes(t, shapeRules(layers, obs, hidden, actions)); err != nil {
+	obs, hidden, actions, values := dim(t, "scale"), dim(t, "trunk.0.weight"), dim(t, "policy.weight"), dim(t, "value.weight")
+	if err := checkShapes(t, shapeRules(layers, obs, hidden, actions, values)); err != nil {
 		return nil, err
 	}
-	n := &Net{scale: t["scale"].values}
+	if values > MaxValues {
+		return nil, fmt.Errorf("value.weight: %d values, more than one per seat of a %d-seat table", values, MaxValues)
+	}
+	n := &Net{scale: t["scale"].values, values: values}
 	for i := range layers {
 		w, b := t[fmt.Sprintf("trunk.%d.weight", i)], t[fmt.Sprintf("trunk.%d.bias", i)]
 		n.trunk = append(n.trunk, byColumns(w.values, b.values, w.shape[1]))
@@ -41,7 +44,7 @@ func assemble(t map[string]tensor) (*Net, error) {
 
 // shapeRules lists every tensor of a net of these sizes, in the order of
 // the network: the first missing one reported is the earliest.
-func shapeRules(layers, obs, hidden, actions int) []shapeRule {
+func shapeRules(layers, obs, hidden, actions, values int) []shapeRule {
 	rules := []shapeRule{{"scale", []int{obs}, "one factor per feature"}}
 	in, from := obs, fmt.Sprintf("its inputs are the %d features of scale", obs)
 	for i := range layers {
@@ -57,8 +60,8 @@ func shapeRules(layers, obs, hidden, actions int) []shapeRule {
 	return append(rules,
 		shapeRule{"policy.weight", []int{actions, hidden}, from},
 		shapeRule{"policy.bias", []int{actions}, "one per action of policy.weight"},
-		shapeRule{"value.weight", []int{1, hidden}, "one value, " + from},
-		shapeRule{"value.bias", []int{1}, "one value"})
+		shapeRule{"value.weight", []int{max(values, 1), hidden}, "one value or one per seat, " + from},
+		shapeRule{"value.bias", []int{max(values, 1)}, "one per value of value.weight"})
 }
 
 // checkShapes reports the first missing tensor, then the first unexpected

@@ -17,11 +17,11 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			e := n.NewEvaluator()
 			obs := observation(rand.New(rand.NewPCG(6, 1)), splendorObs, c.density)
-			logits := make([]float32, splendorActions)
+			logits, values := make([]float32, splendorActions), make([]float32, 1)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				e.Evaluate(obs, logits)
+				e.Evaluate(obs, logits, values)
 			}
 		})
 	}

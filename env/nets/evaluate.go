@@ -12,7 +12,7 @@ type Evaluator struct {
 	net   *Net
 	input []float32    // the scaled observation
 	trunk [2][]float32 // the trunk's activations, each layer's into the buffer its input is not in
-	head  []float32    // the logits, then the value before tanh
+	head  []float32    // the logits, then the values before tanh
 }
 
 // NewEvaluator returns an Evaluator of n.
@@ -25,16 +25,23 @@ func (n *Net) NewEvaluator() *Evaluator {
 	}
 }
 
-// Evaluate writes the network's logits for obs into logits and returns its
-// value (tanh, in [−1, 1], for the seat whose observation it is). obs must have
-// Obs values and logits Actions: other lengths are a caller's bug, and panic.
-func (e *Evaluator) Evaluate(obs []uint8, logits []float32) (value float32) {
-	if len(logits) != e.net.Actions() {
-		panic(fmt.Sprintf("nets: %d logits for a net of %d actions", len(logits), e.net.Actions()))
+// Evaluate writes the network's logits for obs into logits and its values
+// (tanh, in [−1, 1], from the view of the seat whose observation it is: its
+// own first) into values. obs must have Obs values, logits Actions and
+// values Values: other lengths are a caller's bug, and panic.
+func (e *Evaluator) Evaluate(obs []uint8, logits, values []float32) {
+	n := e.net
+	if len(logits) != n.Actions() {
+		panic(fmt.Sprintf("nets: %d logits for a net of %d actions", len(logits), n.Actions()))
+	}
+	if len(values) != n.values {
+		panic(fmt.Sprintf("nets: %d values for a net of %d", len(values), n.values))
 	}
 	e.forward(obs)
 	copy(logits, e.head)
-	return e.value()
+	for k, v := range e.head[n.Actions():] {
+		values[k] = float32(math.Tanh(float64(v))) // squashed as in pvnet
+	}
 }
 
 // Argmax returns the legal action (mask[a] == 1) with the largest logit for
@@ -73,11 +80,6 @@ func (e *Evaluator) forward(obs []uint8) {
 		x = y
 	}
 	n.head.apply(x, e.head)
-}
-
-// value is the value head's output, squashed as in pvnet.
-func (e *Evaluator) value() float32 {
-	return float32(math.Tanh(float64(e.head[len(e.head)-1])))
 }
 
 // apply sets y = bias + W·x, adding only the columns of nonzero inputs: an

@@ -38,7 +38,7 @@ func observation(r *rand.Rand, size int, density float64) []uint8 {
 
 // reference evaluates f's network the plain way, in float64: row by row over
 // every input, as torch does.
-func reference(f *nettest.File, layers int, obs []uint8) (logits []float64, value float64) {
+func reference(f *nettest.File, layers int, obs []uint8) (logits, values []float64) {
 	x := make([]float64, len(obs))
 	for j, v := range obs {
 		x[j] = float64(v) * float64(f.Tensor("scale").Values[j])
@@ -49,7 +49,11 @@ func reference(f *nettest.File, layers int, obs []uint8) (logits []float64, valu
 			x[k] = max(x[k], 0)
 		}
 	}
-	return dense(f, "policy", x), math.Tanh(dense(f, "value", x)[0])
+	values = dense(f, "value", x)
+	for k, v := range values {
+		values[k] = math.Tanh(v)
+	}
+	return dense(f, "policy", x), values
 }
 
 func dense(f *nettest.File, name string, x []float64) []float64 {
@@ -65,21 +69,31 @@ func dense(f *nettest.File, name string, x []float64) []float64 {
 }
 
 // At full size, sparse or dense, the evaluation skipping zero inputs by
-// columns gives the plain product's numbers.
+// columns gives the plain product's numbers, with one value or one per
+// seat.
 func TestEvaluateMatchesThePlainProductAtSplendorsSize(t *testing.T) {
-	f, n := splendorSized(t)
-	e := n.NewEvaluator()
-	r := rand.New(rand.NewPCG(4, 1))
-	logits := make([]float32, splendorActions)
-	for _, density := range []float64{0, 0.3, 1} {
-		for range 5 {
-			obs := observation(r, splendorObs, density)
-			wantLogits, wantValue := reference(f, splendorLayers, obs)
-			value := e.Evaluate(obs, logits)
-			for a, want := range wantLogits {
-				within(t, want, float64(logits[a]), fmt.Sprintf("density %v logit %d", density, a))
+	for _, seats := range []int{1, 3} {
+		f := nettest.RandomNet(3, splendorObs, splendorActions, splendorHidden, splendorLayers)
+		f.Reshape("value.weight", seats, splendorHidden)
+		f.Reshape("value.bias", seats)
+		n, err := nets.Load(writeFile(t, f.Bytes()))
+		require.NoError(t, err)
+		require.Equal(t, seats, n.Values())
+		e := n.NewEvaluator()
+		r := rand.New(rand.NewPCG(4, 1))
+		logits, values := make([]float32, splendorActions), make([]float32, seats)
+		for _, density := range []float64{0, 0.3, 1} {
+			for range 5 {
+				obs := observation(r, splendorObs, density)
+				wantLogits, wantValues := reference(f, splendorLayers, obs)
+				e.Evaluate(obs, logits, values)
+				for a, want := range wantLogits {
+					within(t, want, float64(logits[a]), fmt.Sprintf("density %v logit %d", density, a))
+				}
+				for k, want := range wantValues {
+					within(t, want, float64(values[k]), fmt.Sprintf("density %v value %d of %d", density, k, seats))
+				}
 			}
-			within(t, wantValue, float64(value), fmt.Sprintf("density %v value", density))
 		}
 	}
 }
@@ -89,8 +103,8 @@ func TestEvaluateAndArgmaxAllocateNothing(t *testing.T) {
 	e := n.NewEvaluator()
 	r := rand.New(rand.NewPCG(5, 1))
 	obs, mask := observation(r, splendorObs, 0.3), observation(r, splendorActions, 0.5)
-	logits := make([]float32, splendorActions)
-	assert.Zero(t, testing.AllocsPerRun(50, func() { e.Evaluate(obs, logits) }))
+	logits, values := make([]float32, splendorActions), make([]float32, 1)
+	assert.Zero(t, testing.AllocsPerRun(50, func() { e.Evaluate(obs, logits, values) }))
 	assert.Zero(t, testing.AllocsPerRun(50, func() { e.Argmax(obs, mask) }))
 }
 
@@ -102,7 +116,7 @@ func TestArgmaxPicksTheBestLegalAction(t *testing.T) {
 	require.NoError(t, err)
 	e := n.NewEvaluator()
 	r := rand.New(rand.NewPCG(9, 1))
-	logits := make([]float32, 25)
+	logits, values := make([]float32, 25), make([]float32, 1)
 	for i := range 400 {
 		obs := observation(r, 40, 0.3)
 		mask := make([]uint8, 25)
@@ -112,7 +126,7 @@ func TestArgmaxPicksTheBestLegalAction(t *testing.T) {
 			}
 		}
 		best := e.Argmax(obs, mask)
-		e.Evaluate(obs, logits)
+		e.Evaluate(obs, logits, values)
 		requireBest(t, mask, logits, best)
 	}
 }
@@ -150,9 +164,10 @@ func TestEvaluatePanicsOnWrongLengths(t *testing.T) {
 	n, err := nets.Load(writeFile(t, goodNet().Bytes()))
 	require.NoError(t, err)
 	e := n.NewEvaluator()
-	obsOK, logitsOK, maskOK := make([]uint8, obs), make([]float32, actions), make([]uint8, actions)
-	assert.PanicsWithValue(t, "nets: an observation of 29 values for a net of 30", func() { e.Evaluate(obsOK[1:], logitsOK) })
-	assert.PanicsWithValue(t, "nets: 12 logits for a net of 11 actions", func() { e.Evaluate(obsOK, make([]float32, actions+1)) })
+	obsOK, logitsOK, maskOK, valuesOK := make([]uint8, obs), make([]float32, actions), make([]uint8, actions), make([]float32, 1)
+	assert.PanicsWithValue(t, "nets: an observation of 29 values for a net of 30", func() { e.Evaluate(obsOK[1:], logitsOK, valuesOK) })
+	assert.PanicsWithValue(t, "nets: 12 logits for a net of 11 actions", func() { e.Evaluate(obsOK, make([]float32, actions+1), valuesOK) })
+	assert.PanicsWithValue(t, "nets: 2 values for a net of 1", func() { e.Evaluate(obsOK, logitsOK, make([]float32, 2)) })
 	assert.PanicsWithValue(t, "nets: a mask of 10 actions for a net of 11", func() { e.Argmax(obsOK, maskOK[1:]) })
 	assert.PanicsWithValue(t, "nets: an observation of 31 values for a net of 30", func() { e.Argmax(make([]uint8, obs+1), maskOK) })
 }

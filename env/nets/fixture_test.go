@@ -21,8 +21,7 @@ type fixture struct {
 	Env                          string
 	Options                      map[string]any
 	Observations, Masks          [][]int // JSON arrays: encoding/json reads a []uint8 from base64
-	Logits                       [][]float64
-	Values                       []float64
+	Logits, Values               [][]float64
 	Argmax                       []int
 }
 
@@ -35,7 +34,7 @@ func loadFixtures(t *testing.T) []fixture {
 	require.NoError(t, err)
 	var fixtures []fixture
 	require.NoError(t, json.Unmarshal(b, &fixtures))
-	require.Len(t, fixtures, 3)
+	require.Len(t, fixtures, 4)
 	return fixtures
 }
 
@@ -65,14 +64,16 @@ func TestLoadReadsSizesEnvAndOptions(t *testing.T) {
 func TestEvaluateMatchesTorch(t *testing.T) {
 	for _, f := range loadFixtures(t) {
 		e := f.load(t).NewEvaluator()
-		logits := make([]float32, f.Actions)
+		logits, values := make([]float32, f.Actions), make([]float32, len(f.Values[0]))
 		worst := 0.0
 		for i, obs := range f.Observations {
-			value := e.Evaluate(uint8s(obs), logits)
+			e.Evaluate(uint8s(obs), logits, values)
 			for a, want := range f.Logits[i] {
 				worst = max(worst, within(t, want, float64(logits[a]), fmt.Sprintf("%s obs %d logit %d", f.Name, i, a)))
 			}
-			worst = max(worst, within(t, f.Values[i], float64(value), fmt.Sprintf("%s obs %d value", f.Name, i)))
+			for k, want := range f.Values[i] {
+				worst = max(worst, within(t, want, float64(values[k]), fmt.Sprintf("%s obs %d value %d", f.Name, i, k)))
+			}
 		}
 		t.Logf("%s: largest relative error %.1e", f.Name, worst)
 	}

@@ -178,8 +178,12 @@ func TestLoadRefusesTensorsThatDoNotChain(t *testing.T) {
 			[]string{"policy.weight: shape [11 17], want [11 16]", "trunk.1's 16 outputs"}},
 		{"policy bias of another size", func(f *nettest.File) { f.Reshape("policy.bias", actions+1) },
 			[]string{"policy.bias: shape [12], want [11]"}},
-		{"two values", func(f *nettest.File) { f.Reshape("value.weight", 2, hidden) },
-			[]string{"value.weight: shape [2 16], want [1 16]"}},
+		{"two values, one bias", func(f *nettest.File) { f.Reshape("value.weight", 2, hidden) },
+			[]string{"value.bias: shape [1], want [2] (one per value of value.weight)"}},
+		{"five values", func(f *nettest.File) {
+			f.Reshape("value.weight", 5, hidden)
+			f.Reshape("value.bias", 5)
+		}, []string{"value.weight: 5 values, more than one per seat of a 4-seat table"}},
 		{"value bias of two", func(f *nettest.File) { f.Reshape("value.bias", 2) },
 			[]string{"value.bias: shape [2], want [1]"}},
 		{"missing bias", func(f *nettest.File) { f.Drop("trunk.1.bias") }, []string{"missing tensor trunk.1.bias"}},

@@ -19,9 +19,14 @@ package nets
 // is refused rather than misread.
 const Format = "splendor-rl/pv-mlp/1"
 
+// MaxValues bounds a value head: one value per seat of a four-seat table.
+const MaxValues = 4
+
 // Net is a loaded policy-value network: a trunk of fully connected layers
 // with ReLU over the scaled observation, then a policy head (one logit per
-// action) and a value head (tanh).
+// action) and a value head (tanh): the seat to play's value, or every
+// seat's from its view (the seat to play's first, the others in seat order
+// after it).
 type Net struct {
 	// Env is the id of the env the network was trained on, and Options the
 	// env options it was made with (decoded JSON: numbers are float64), for
@@ -32,9 +37,10 @@ type Net struct {
 	scale []float32 // multiplies the uint8 observation, feature by feature
 	trunk []layer
 	// head is the policy and value heads as one layer: outputs 0..actions-1
-	// are the logits, the last one the value before tanh. One pass over the
-	// last hidden layer serves both.
-	head layer
+	// are the logits, the last values ones the values before tanh. One pass
+	// over the last hidden layer serves both.
+	head   layer
+	values int
 }
 
 // layer is a fully connected layer y = bias + W·x with W stored by columns:
@@ -50,7 +56,11 @@ type layer struct {
 func (n *Net) Obs() int { return len(n.scale) }
 
 // Actions is the number of logits the policy head writes.
-func (n *Net) Actions() int { return n.head.out - 1 }
+func (n *Net) Actions() int { return n.head.out - n.values }
+
+// Values is the number of values the value head writes: 1, the seat to
+// play's, or one per seat.
+func (n *Net) Values() int { return n.values }
 
 // Hidden is the width of every trunk layer.
 func (n *Net) Hidden() int { return n.trunk[0].out }

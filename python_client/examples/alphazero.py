@@ -12,7 +12,8 @@ instead, a search that needs no network (the server's `mcts:200` bot by default:
 or `playouts`, the guided search on greedy playouts): expert iteration's first expert. Each searched position
 joins its game's trajectory with the search's improved policy and root value; when the game ends, every position
 gets its value target (`--value-target`: the search's root value by default, which teaches the value far more than
-the game's outcome does: docs/training.md) and enters a replay buffer. Training: each round, `--updates` Adam
+the game's outcome does: docs/training.md) and enters a replay buffer. At 3 and 4 players the value head predicts
+every seat's value from the seat to play's view (`--value-head`), and the search backs each seat's up as max-n. Training: each round, `--updates` Adam
 steps on minibatches drawn uniformly from the buffer, minimizing cross-entropy to the improved policy plus the
 value's squared error. They run in a thread of their own while the round's searches run (the learner and the
 searches each take a core: torch computes without Python's lock), on the buffer as the round began, and the searches
@@ -67,7 +68,7 @@ from splendor_rl.seeds import derive_seed
 # A resume takes these from its command line; every other argument from the checkpoint unless given again (a long
 # run may lower its learning rate, search more…), but for FIXED_ARGS, which shape the network, the envs and the seeds.
 RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads", "state"}
-FIXED_ARGS = {"env", "players", "features", "seed", "num_envs", "hidden", "layers"}
+FIXED_ARGS = {"env", "players", "features", "seed", "num_envs", "hidden", "layers", "value_head"}
 CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"]  # then per opponent: vs_X, _low, _high
 
 
@@ -96,6 +97,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "policy (temperature 1) rather than the search's action")
     p.add_argument("--value-target", choices=["outcome", "mixed", "search"], default="search", help="what the "
                    "value learns: the game's outcome for the seat to play, the search's root value, or their mean")
+    p.add_argument("--value-head", choices=["auto", "own", "seats"], default="auto", help="what the value head "
+                   "predicts: the seat to play's outcome (own), or every seat's from its view (seats), which the "
+                   "server's search backs up as max-n; auto: own with 2 players (zero-sum: the same), seats with 3-4")
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-3)
@@ -158,14 +162,22 @@ def search_settings(args) -> dict:
     return settings
 
 
-class Replay:
-    """A ring buffer of (observation, mask, improved policy, outcome) rows."""
+def value_width(args) -> int:
+    """The value head's outputs (--value-head): 1, or one per seat."""
+    players = args.players if args.env == "splendor-v1" else 2
+    seats = args.value_head == "seats" or args.value_head == "auto" and players > 2
+    return players if seats else 1
 
-    def __init__(self, size: int, obs: int, actions: int):
+
+class Replay:
+    """A ring buffer of (observation, mask, improved policy, value target) rows; a value target is one number, or
+    one per seat (value_width)."""
+
+    def __init__(self, size: int, obs: int, actions: int, values: int = 1):
         self.obs = np.zeros((size, obs), np.uint8)
         self.mask = np.zeros((size, actions), bool)
         self.policy = np.zeros((size, actions), np.float32)
-        self.value = np.zeros(size, np.float32)
+        self.value = np.zeros((size, values) if values > 1 else size, np.float32)
         self.next = self.len = 0
 
     def add(self, obs, mask, policy, value) -> None:
@@ -223,11 +235,12 @@ class Run:
 
     def __init__(self, args, envs, scale: np.ndarray):
         obs_dim, actions = envs.single_observation_space.shape[0], envs.single_action_space.n
-        self.net = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale)  # the learner's
-        self.actor = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale)  # the searches'
+        values = value_width(args)
+        self.net = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale, values)  # the learner's
+        self.actor = pvnet.PolicyValueNet(obs_dim, actions, args.hidden, args.layers, scale, values)  # the searches'
         self.actor.load_state_dict(self.net.state_dict())
         self.optimizer = torch.optim.AdamW(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-        self.replay = Replay(args.buffer, obs_dim, actions)
+        self.replay = Replay(args.buffer, obs_dim, actions, values)
         self.rng = np.random.default_rng(derive_seed(args.seed, 2))  # the searches' move sampling
         self.train_rng = np.random.default_rng(derive_seed(args.seed, 3))  # the learner's minibatches
         # Each env's game so far: (obs, mask, policy, seat to play, the search's root value).
@@ -266,34 +279,40 @@ class Run:
 
 
 def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every env's searched action, improved policy and root value, and whether its search was a full one: the
-    teacher's in its rounds, else the guided search's with the network evaluating its leaves; with
-    --fast-simulations, a share of the envs drawn anew each round (--full-share) searches --simulations, the others
-    that many (KataGo's playout-cap randomisation)."""
+    """Every env's searched action, improved policy and root value (every seat's with a value per seat), and whether
+    its search was a full one: the teacher's in its rounds, else the guided search's with the network evaluating its
+    leaves; with --fast-simulations, a share of the envs drawn anew each round (--full-share) searches
+    --simulations, the others that many (KataGo's playout-cap randomisation)."""
     seed = derive_seed(args.seed, 1_000_000 + run.round)
     teaching = run.round < args.teacher_rounds
     full = np.ones(args.num_envs, bool)
+    seats = value_width(args) > 1
     if teaching and args.teacher != "playouts":
         taught = envs.bot_actions(args.teacher, seed=seed, targets=True)
-        return taught.actions, taught.policy, taught.value, full
+        return taught.actions, taught.policy, taught.values if seats else taught.value, full
     if args.fast_simulations and not teaching:
         full = run.rng.random(args.num_envs) < args.full_share
     actions = np.zeros(args.num_envs, np.int64)
     policy = np.zeros((args.num_envs, envs.single_action_space.n), np.float32)
-    value = np.zeros(args.num_envs, np.float32)
+    value = np.zeros((args.num_envs, envs.num_players) if seats else args.num_envs, np.float32)
     for simulations, ids, part_seed in ((args.simulations, np.flatnonzero(full), seed),
                                         (args.fast_simulations, np.flatnonzero(~full), derive_seed(seed, 1))):
         if len(ids):
             r = envs.search(None if teaching else evaluator(run.actor), simulations=simulations, seed=part_seed,
                             env_ids=None if full.all() else ids, algorithm=args.algorithm, **search_settings(args))
-            actions[ids], policy[ids], value[ids] = r.action, r.policy, r.value
+            actions[ids], policy[ids], value[ids] = r.action, r.policy, r.values if seats else r.value
     return actions, policy, value, full
 
 
 def value_targets(game: list, rewards, kind: str) -> np.ndarray:
-    """What the value learns at each position of a finished game (see --value-target)."""
-    outcome = np.array([rewards[g[3]] for g in game], np.float32)
+    """What the value learns at each position of a finished game (see --value-target): one number a position, or
+    with a value per seat each seat's from the seat to play's view (the search's values are so already; the outcome
+    is rotated to it)."""
     searched = np.array([g[4] for g in game], np.float32)
+    if searched.ndim == 1:
+        outcome = np.array([rewards[g[3]] for g in game], np.float32)
+    else:
+        outcome = np.array([np.roll(rewards, -g[3]) for g in game], np.float32)
     return {"outcome": outcome, "search": searched, "mixed": (outcome + searched) / 2}[kind]
 
 
@@ -306,7 +325,7 @@ def self_play_round(run: Run, envs, obs, infos, args):
     for i, game in enumerate(run.games):
         if len(game) < args.sample_moves:
             actions[i] = run.rng.choice(len(policy[i]), p=policy[i] / policy[i].sum())
-        game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), float(value[i]),
+        game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), value[i].copy(),
                      bool(full[i])))
     obs, _, terminated, truncated, infos = envs.step(actions)
     finished = []

@@ -1,11 +1,13 @@
 """The policy-value network of examples/alphazero.py, and its portable file, which the server's `baseline` bots
 read without Python (env/nets): a multilayer perceptron over one seat's observation with a policy head (logits over
-the fixed action space) and a value head (tanh, the seat to play's expected terminal reward).
+the fixed action space) and a value head (tanh): the seat to play's expected terminal reward, or with `values` =
+players every seat's, from the seat to play's view (column k is seat (s + k) mod players's for seat s to play, as
+observations rotate seats), which the server's search backs up as max-n.
 
 The file is safetensors (chosen because it is a plain, documented layout that Go reads in a few lines, and torch
 writes it without pickle): float32 tensors `scale` [obs] (the observation is multiplied by it), `trunk.{i}.weight`
 [out, in] and `trunk.{i}.bias` [out] for each hidden layer (ReLU after each), `policy.weight` [actions, hidden],
-`policy.bias`, `value.weight` [1, hidden], `value.bias` [1]; metadata `format` (FORMAT), `env` (the env id) and
+`policy.bias`, `value.weight` [values, hidden], `value.bias` [values] (values 1, or one per seat); metadata `format` (FORMAT), `env` (the env id) and
 `options` (the env options it was trained with, JSON). Needs torch and safetensors (the `train` extra).
 """
 
@@ -26,25 +28,27 @@ MASKED_LOGIT = -1e8
 
 
 class PolicyValueNet(nn.Module):
-    """`forward(obs)` → (logits [B, actions], value [B] in (−1, 1)). `scale` multiplies the raw observation (uint8 or
-    float32 values as the env serves them) before the first layer."""
+    """`forward(obs)` → (logits [B, actions], value [B] in (−1, 1)), or with `values` > 1 every seat's values
+    [B, values] (the seat to play's first). `scale` multiplies the raw observation (uint8 or float32 values as the
+    env serves them) before the first layer."""
 
     def __init__(self, obs_dim: int, num_actions: int, hidden: int = 256, layers: int = 2,
-                 scale: np.ndarray | None = None):
+                 scale: np.ndarray | None = None, values: int = 1):
         super().__init__()
         self.config = {"obs_dim": int(obs_dim), "num_actions": int(num_actions), "hidden": int(hidden),
-                       "layers": int(layers)}
+                       "layers": int(layers), "values": int(values)}
         self.register_buffer("scale", torch.ones(obs_dim) if scale is None else torch.as_tensor(scale, dtype=torch.float32))
         widths = [obs_dim] + [hidden] * layers
         self.trunk = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
         self.policy = nn.Linear(widths[-1], num_actions)
-        self.value = nn.Linear(widths[-1], 1)
+        self.value = nn.Linear(widths[-1], values)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = obs.float() * self.scale
         for layer in self.trunk:
             x = torch.relu(layer(x))
-        return self.policy(x), torch.tanh(self.value(x)).squeeze(-1)
+        value = torch.tanh(self.value(x))
+        return self.policy(x), value.squeeze(-1) if value.shape[-1] == 1 else value
 
     def evaluate(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits with MASKED_LOGIT where mask is False, value)."""
@@ -96,6 +100,7 @@ def load(path: str) -> tuple[PolicyValueNet, str, dict[str, Any]]:
     tensors = load_file(path)
     layers = sum(1 for k in tensors if k.startswith("trunk.") and k.endswith(".weight"))
     hidden, obs_dim = tensors["trunk.0.weight"].shape
-    net = PolicyValueNet(obs_dim, tensors["policy.weight"].shape[0], hidden, layers)
+    net = PolicyValueNet(obs_dim, tensors["policy.weight"].shape[0], hidden, layers,
+                         values=tensors["value.weight"].shape[0])
     net.load_state_dict(tensors)
     return net, env_id, options

@@ -13,6 +13,7 @@ from .test_examples import EXAMPLES, evaluate, parse, run
 
 torch = pytest.importorskip("torch")
 load_file = pytest.importorskip("safetensors.torch").load_file
+pvnet = pytest.importorskip("splendor_rl.pvnet")
 
 # Small enough for seconds, long enough that games end and training starts.
 TINY = ["--num-envs", "16", "--simulations", "8", "--min-buffer", "64", "--batch-size", "32", "--hidden", "32",
@@ -34,12 +35,20 @@ def weights(out) -> dict:
 TEACHER = ["--teacher", "mcts:20", "--teacher-rounds", "60", "--value-target", "search"]
 
 
-def test_alphazero_resumes_bit_identically(url, tmp_path):
+@pytest.mark.parametrize("players", [2, 3])
+def test_alphazero_resumes_bit_identically(url, tmp_path, players):
+    """At 3 players the value head predicts every seat's value (the teacher's and the searches' per-seat targets),
+    through the replay buffer and the saved games of state.pt."""
     straight, halves = tmp_path / "straight", tmp_path / "halves"
-    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER)
+    table = ["--players", str(players)]
+    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER, *table)
     games, positions = map(int, re.search(r"^120 rounds, (\d+) games, (\d+) positions", done).groups())
     assert games > 0 and positions > 64  # games ended, so training ran on their positions
-    alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER)
+    values = 1 if players == 2 else players
+    assert weights(straight)["value.weight"].shape == (values, 32)
+    net, _, options = pvnet.load(str(straight / "net.safetensors"))
+    assert net.config["values"] == values and options["players"] == players
+    alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER, *table)
     first = weights(halves)
     proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(halves / "state.pt"), "--rounds", "120",
                "--url", url, "--no-progress")

@@ -2,8 +2,8 @@
 outputs for them, so that the Go evaluator is checked against the network as Python defines it.
 
 For each case: `<name>.safetensors`, and an entry of `fixtures.json` with the sizes, env id and options, ~50 uint8
-observations, a legal-action mask for each, and torch's logits, values (computed in float64 from the file's float32
-weights) and argmax over the legal actions. Run from the repository root (needs torch and safetensors):
+observations, a legal-action mask for each, and torch's logits, values (a row of one value or one per seat; computed
+in float64 from the file's float32 weights) and argmax over the legal actions. Run from the repository root (needs torch and safetensors):
 
     PYTHONPATH=python_client python env/nets/testdata/make_fixture.py
 
@@ -24,14 +24,16 @@ from splendor_rl import pvnet
 HERE = Path(__file__).parent
 SAMPLES = 50
 
-# Sizes that are not multiples of 4 or 8, and 1 to 3 trunk layers, so that neither a loop's tail nor the chain of
-# layers is tested only in its easy shape.
+# Sizes that are not multiples of 4 or 8, 1 to 3 trunk layers, and a value head of one value or one per seat, so
+# that neither a loop's tail nor the chain of layers nor the heads is tested only in its easy shape.
 CASES = [
     {"name": "mlp2", "obs": 30, "actions": 11, "hidden": 16, "layers": 2, "env": "splendor-v1",
      "options": {"players": 3, "mode": "vs_bots", "bots": "greedy"}},
     {"name": "mlp3", "obs": 23, "actions": 7, "hidden": 13, "layers": 3, "env": "splendor-duel-v1",
      "options": {"features": "derived"}},
     {"name": "mlp1", "obs": 17, "actions": 5, "hidden": 9, "layers": 1, "env": "splendor-v1", "options": {}},
+    {"name": "mlp2seats", "obs": 30, "actions": 11, "hidden": 16, "layers": 2, "values": 3, "env": "splendor-v1",
+     "options": {"players": 3}},
 ]
 
 
@@ -57,7 +59,8 @@ def make(case: dict, seed: int) -> dict:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     scale = rng.uniform(0.05, 2.0, case["obs"]).astype(np.float32)
-    net = pvnet.PolicyValueNet(case["obs"], case["actions"], case["hidden"], case["layers"], scale)
+    net = pvnet.PolicyValueNet(case["obs"], case["actions"], case["hidden"], case["layers"], scale,
+                               case.get("values", 1))
     with torch.no_grad():  # biases as large as the weights, so that ReLU zeroes a fair share of each layer
         for p in net.parameters():
             p.uniform_(-0.5, 0.5)
@@ -72,7 +75,8 @@ def make(case: dict, seed: int) -> dict:
     assert gap.min() > 1e-3, f"{case['name']}: near tie in the argmax ({gap.min():.2e}): pick another seed"
     return {**{k: case[k] for k in ("name", "obs", "actions", "hidden", "layers", "env", "options")},
             "observations": obs.tolist(), "masks": mask.astype(np.uint8).tolist(),
-            "logits": logits.tolist(), "values": values.tolist(), "argmax": legal.argmax(dim=1).tolist()}
+            "logits": logits.tolist(), "values": values.reshape(SAMPLES, -1).tolist(),
+            "argmax": legal.argmax(dim=1).tolist()}
 
 
 def main() -> None:
