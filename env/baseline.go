@@ -1,6 +1,7 @@
 package env
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sync"
@@ -33,7 +34,8 @@ func NetBaseline(name string, players int, edition string, n *nets.Net) Baseline
 
 var (
 	baselinesMu   sync.Mutex
-	baselineNames []string // installed, sorted
+	baselineNames []string   // installed, sorted
+	installed     []Baseline // installed, sorted by env, players and edition
 )
 
 // SetBaselines makes bs the baseline bots of their envs, replacing every
@@ -81,7 +83,18 @@ func SetBaselines(bs []Baseline) error {
 	}
 	slices.Sort(names)
 	baselineNames = names
+	installed = slices.SortedFunc(slices.Values(bs), func(a, b Baseline) int {
+		return cmp.Or(cmp.Compare(a.Env, b.Env), cmp.Compare(a.Players, b.Players), cmp.Compare(a.Edition, b.Edition))
+	})
 	return nil
+}
+
+// Installed lists the baselines installed, by env, table size and edition
+// ("" first): where a "baseline" bot plays.
+func Installed() []Baseline {
+	baselinesMu.Lock()
+	defer baselinesMu.Unlock()
+	return installed
 }
 
 // checkBaseline checks a network against the env it names.

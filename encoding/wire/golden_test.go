@@ -25,7 +25,8 @@ var goldenFrames = map[string]any{
 		Limits: Limits{MaxMessageBytes: 1 << 20, MaxEnvsPerConnection: 65536, MaxEnvsTotal: 262144, MaxConnections: 256},
 		EnvOptions: map[string][]OptionSpec{"splendor-v1": {
 			{Name: "players", Type: "int", Default: 2, Min: ptr(2), Max: ptr(4)},
-			{Name: "mode", Type: "str", Default: "self_play", Choices: []string{"self_play", "vs_bots"}}}}},
+			{Name: "mode", Type: "str", Default: "self_play", Choices: []string{"self_play", "vs_bots"}}}},
+		Baselines: []BaselineSpec{{Env: "splendor-v1", Players: 2}, {Env: "splendor-v1", Players: 2, Edition: "2026-11-26"}}},
 	"make_request": &Request{ID: 2, Op: OpMake, Env: "splendor-v1", NumEnvs: 2,
 		Options: map[string]any{"players": 2, "mode": "self_play"}, Seed: seedPtr(7)},
 	"make_reply": &MakeReply{ID: 2, Handle: 1, Spec: Spec{ID: "splendor-v1", Version: 1, NumEnvs: 2, ObsShape: []int{3},

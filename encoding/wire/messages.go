@@ -68,7 +68,8 @@ type Limits struct {
 	MaxConnections       int   `msgpack:"max_connections"`
 }
 
-// HelloReply announces versions, limits, env ids and each env's options.
+// HelloReply announces versions, limits, env ids, each env's options and
+// the baseline networks the server plays.
 type HelloReply struct {
 	ID         uint64                  `msgpack:"id"`
 	Protocol   int                     `msgpack:"protocol"`
@@ -76,6 +77,15 @@ type HelloReply struct {
 	Envs       []string                `msgpack:"envs"`
 	Limits     Limits                  `msgpack:"limits"`
 	EnvOptions map[string][]OptionSpec `msgpack:"env_options"`
+	Baselines  []BaselineSpec          `msgpack:"baselines"`
+}
+
+// BaselineSpec is one baseline network: the env and table size it plays,
+// and its edition ("" for the bots named plain "baseline").
+type BaselineSpec struct {
+	Env     string `msgpack:"env"`
+	Players int    `msgpack:"players"`
+	Edition string `msgpack:"edition"`
 }
 
 // OptionSpec describes one option of an env's make.

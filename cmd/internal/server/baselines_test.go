@@ -180,6 +180,10 @@ func TestNamedEditionsPlayBesideTheBaseline(t *testing.T) {
 
 	_, url := start(t, testConfig())
 	c := dial(t, url)
+	var hello wire.HelloReply
+	require.NoError(t, c.Call(wire.Request{Op: wire.OpHello}, &hello))
+	require.Equal(t, []wire.BaselineSpec{{Env: "splendor-v1", Players: 2}, {Env: "splendor-v1", Players: 2, Edition: "2026-11-26"}},
+		hello.Baselines, "hello lists where a baseline bot plays, and nowhere else")
 	made, batch := makeBatch(t, c, 8, map[string]any{"players": 2})
 	obs, na := made.Spec.ObsShape[0], made.Spec.NumActions
 	differ := 0

@@ -116,7 +116,17 @@ func (c *conn) hello(req *wire.Request) (any, *wire.Error) {
 		c.extendReadDeadline()
 	}
 	return &wire.HelloReply{ID: req.ID, Protocol: wire.ProtocolVersion, Server: c.s.cfg.Version,
-		Envs: env.IDs(), Limits: c.s.Limits(), EnvOptions: c.s.envOptions}, nil
+		Envs: env.IDs(), Limits: c.s.Limits(), EnvOptions: c.s.envOptions, Baselines: baselineSpecs()}, nil
+}
+
+// baselineSpecs lists the baseline networks installed, for hello: a client
+// offers "baseline" bots only where one plays.
+func baselineSpecs() []wire.BaselineSpec {
+	out := []wire.BaselineSpec{}
+	for _, b := range env.Installed() {
+		out = append(out, wire.BaselineSpec{Env: b.Env, Players: b.Players, Edition: b.Edition})
+	}
+	return out
 }
 
 func (c *conn) make(req *wire.Request) (any, *wire.Error) {
