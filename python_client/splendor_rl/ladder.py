@@ -4,26 +4,30 @@ deals and fit its Elo rating against the field's published ratings.
     python -m splendor_rl.ladder mcts:800
     python -m splendor_rl.ladder me=runs/az/net.safetensors
     python -m splendor_rl.ladder --env splendor-duel-v1 puct:1000
+    python -m splendor_rl.ladder --players 3 me=runs/az3/net.safetensors
     python -m splendor_rl.ladder --calibrate          # how the field's ratings were found (docs/ladder.md)
     python -m splendor_rl.ladder --reach              # how finely the field places entrants of each rating
 
 The entrant (anything the arena takes: a bot, `name=path` of a checkpoint or network, `name=module:function`) plays
-every member of its env's field on the ladder's deals: DEALS deals dealt from SEED + j, each once per seating
-(the arena's gauntlet, duplicate format), so the games, and the rating, depend on the entrant alone. A game scores
-1 if the entrant finished ahead of the member, ½ if level, 0 behind. The rating is the maximum-likelihood Elo
-rating R given the members' fixed ratings (a win against rating r has probability 1/(1 + 10^((r − R)/400))), plus
-one virtual draw against a player of 1000 so that a perfect record has a finite rating, with its 95 %
-likelihood-ratio interval. The field's ratings were fitted once from a round-robin of the field on the
-same deals, greedy anchored at 1000 (`--calibrate` plays it again and prints them); new members join by being
-laddered, so the scale never moves. Only 2-player tables have a field yet.
+the field of its env and table size on the ladder's deals: at every table of itself and players − 1 members (the
+arena's gauntlet), DEALS deals dealt from SEED + j, each once per rotation of the seats (duplicate format), so the
+games, and the rating, depend on the entrant alone. The rating is the maximum-likelihood rating R given the members'
+fixed ratings under Plackett-Luce, on Elo's scale: a seat of rating r has strength 10^(r/400), a table's first place
+goes to a seat with probability its strength over the table's, the next place likewise among the others, and so
+on; seats sharing a place count every order among them as equally likely. With two seats that is Elo (a win against
+r has probability 1/(1 + 10^((r − R)/400)), a draw scores ½). One virtual draw against a player of 1000 joins the
+fit, so that a perfect record has a finite rating; the interval is the 95 % likelihood-ratio one. Each field's
+ratings were fitted once from a round-robin of its members on the same deals, greedy anchored at 1000
+(`--calibrate` plays it again and prints them); new members join by being laddered, so the scale never moves.
 
-Why not openskill, which the arena uses: its online updates depend on the order of the games and on its prior,
-while a fixed field calls for the one-parameter logistic fit below, which depends on the results alone.
+Why not openskill, which the arena uses (Plackett-Luce too): its online updates depend on the order of the games
+and on its prior, while a fixed field calls for the one-parameter fit below, which depends on the results alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
 from typing import Sequence
@@ -46,21 +50,57 @@ ANCHOR = "greedy"
 BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows
 # One virtual draw against the anchor's rating joins every fit (as BayesElo's prior does): a player who lost or
 # won every game still gets a finite rating, and a few hundred real games outweigh it.
-PRIOR = (1000.0, 0.5)
+PRIOR = (((None, 1000.0), 0.5), ((1000.0, None), 0.5))
 CHI2_95 = 3.841458820694124  # the likelihood-ratio interval's threshold (χ², one degree of freedom)
 REACH = range(1000, 2801, 200)  # the entrants' ratings --reach prints
+FOUNDERS = ("random", "greedy", "mcts:200", "mcts")  # a new table's field before any network joins it
+
+
+# A rating r is the Plackett-Luce strength 10^(r/400): a table's first place goes to a seat with probability its
+# strength over the table's, the next place likewise among the others, and so on. With two seats that is Elo.
+Order = tuple[tuple["float | None", ...], float]  # the seats' ratings, first place first (None: the one fitted), weight
 
 
 def expected(rating: float, other: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
 
 
-def log_likelihood(rating: float, games: Sequence[tuple[float, float]]) -> float:
-    """Of (opponent's rating, score) games for a player of `rating`."""
+def strength(rating: float) -> float:
+    return 10.0 ** (rating / 400.0)
+
+
+def orders(ratings: Sequence["float | None"], places: Sequence[int], weight: float = 1.0) -> list[Order]:
+    """A game's finishing order (seat ratings, places from 1) as weighted strict orders: seats sharing a place in
+    every order among them, equally likely (with two seats, a draw scores ½ as in Elo)."""
+    groups = [[ratings[s] for s in range(len(places)) if places[s] == p] for p in sorted(set(places))]
+    ways = list(itertools.product(*(itertools.permutations(g) for g in groups)))
+    return [(tuple(r for group in way for r in group), weight / len(ways)) for way in ways]
+
+
+def pairwise(other: float, score: float) -> list[Order]:
+    """A 2-seat game's score (1 ahead, ½ level, 0 behind) against a player of rating `other`, as orders."""
+    return [o for o in (((None, other), score), ((other, None), 1.0 - score)) if o[1] > 0]
+
+
+def log_likelihood(rating: float, games: Sequence[Order]) -> float:
+    """Of weighted orders for a player of `rating`, the others' ratings fixed."""
     total = 0.0
-    for other, score in games:
-        p = min(max(expected(rating, other), 1e-300), 1 - 1e-16)
-        total += score * math.log(p) + (1 - score) * math.log(1 - p)
+    for seats, weight in games:
+        s = [strength(rating if r is None else r) for r in seats]
+        for k in range(len(s) - 1):
+            total += weight * math.log(s[k] / sum(s[k:]))
+    return total
+
+
+def surplus(rating: float, games: Sequence[Order]) -> float:
+    """The player's places won minus those Plackett-Luce expects at `rating`: the log-likelihood's slope over
+    ln 10 / 400, zero at the fit and decreasing in `rating`."""
+    total, mine = 0.0, strength(rating)
+    for seats, weight in games:
+        me = seats.index(None)
+        s = [mine if r is None else strength(r) for r in seats]
+        for k in range(min(me + 1, len(s) - 1)):
+            total += weight * ((k == me) - mine / sum(s[k:]))
     return total
 
 
@@ -76,16 +116,15 @@ def bisect(f, lo: float, hi: float) -> float:
     return (lo + hi) / 2
 
 
-def fit(games: Sequence[tuple[float, float]]) -> float:
-    """The maximum-likelihood rating, the prior's draw included: where the scores equal their expectation (a
-    decreasing function of R)."""
-    games = [*games, PRIOR]
-    return bisect(lambda r: sum(score - expected(r, other) for other, score in games), *BOUNDS)
+def fit(games: Sequence[Order]) -> float:
+    """The maximum-likelihood rating, the prior's draw included."""
+    games = [*games, *PRIOR]
+    return bisect(lambda r: surplus(r, games), *BOUNDS)
 
 
-def interval(games: Sequence[tuple[float, float]], rating: float) -> tuple[float, float]:
+def interval(games: Sequence[Order], rating: float) -> tuple[float, float]:
     """The 95 % likelihood-ratio interval around the fitted rating."""
-    games = [*games, PRIOR]
+    games = [*games, *PRIOR]
     top = log_likelihood(rating, games)
 
     def inside(r: float) -> float:  # > 0 inside the interval
@@ -96,23 +135,36 @@ def interval(games: Sequence[tuple[float, float]], rating: float) -> tuple[float
     return low, high
 
 
-def reach(members: Sequence[float], rating: float, games_per_member: int = 2 * DEALS) -> tuple[float, float]:
-    """The 95 % interval of an entrant rated `rating` whose every pairing scored as Elo expects: how finely these
+def reach(members: Sequence[float], rating: float, deals: int = DEALS, players: int = 2) -> tuple[float, float]:
+    """The 95 % interval of an entrant rated `rating` whose every table finished as Plackett-Luce expects (the
+    ladder's gauntlet: each choice of players − 1 members, `deals` deals, each in every rotation): how finely these
     members place it. Members far below or above it say little, so the interval widens past the field's top."""
-    games = [(r, expected(rating, r)) for r in members for _ in range(games_per_member)]
+    games = []
+    for table in itertools.combinations(members, players - 1):
+        for order in itertools.permutations([None, *table]):
+            chance = math.exp(log_likelihood(rating, [(order, 1.0)]))
+            games.append((order, chance * deals * players))
     return interval(games, fit(games))
 
 
+def game_orders(record: dict, name: str, ratings: dict[str, float]) -> list[Order]:
+    """A game's record as `name`'s orders, the others' ratings from `ratings`."""
+    seats = [None if n == name else ratings[n] for n in record["seats"]]
+    return orders(seats, record["places"])
+
+
 def scores(records: Sequence[dict], name: str) -> dict[str, list[float]]:
-    """Each other entrant's games against `name` (2-player tables), as `name`'s scores."""
+    """Each other entrant's games against `name`, as `name`'s scores: 1 ahead of it, ½ level, 0 behind, one per
+    game they sat at together."""
     out: dict[str, list[float]] = {}
     for record in records:
         if name not in record["seats"]:
             continue
         me = record["seats"].index(name)
-        other = 1 - me
-        mine, theirs = record["places"][me], record["places"][other]
-        out.setdefault(record["seats"][other], []).append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+        mine = record["places"][me]
+        for other, theirs in zip(record["seats"], record["places"]):
+            if other != name:
+                out.setdefault(other, []).append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
     return out
 
 
@@ -125,8 +177,7 @@ def calibrate(names: Sequence[str], records: Sequence[dict], anchor: str = ANCHO
         for name in names:
             if name == anchor:
                 continue
-            games = [(ratings[o], s) for o, ss in scores(records, name).items() for s in ss]
-            new = fit(games)
+            new = fit([o for record in records if name in record["seats"] for o in game_orders(record, name, ratings)])
             moved, ratings[name] = max(moved, abs(new - ratings[name])), new
         if moved < 1e-3:
             break
@@ -138,10 +189,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("entrant", nargs="?", help="a bot, name=path (checkpoint or network) or name=module:function")
     p.add_argument("--env", default=None, help="splendor-v1 or splendor-duel-v1 (default: a network's, else "
                    "splendor-v1)")
+    p.add_argument("--players", type=int, default=2, help="Splendor's table size, 2-4")
     p.add_argument("--calibrate", action="store_true", help="play the field's round-robin and fit its ratings")
     p.add_argument("--reach", action="store_true", help="print the interval the field would give entrants of "
                    "each rating (no games)")
-    p.add_argument("--deals", type=int, default=DEALS, help=f"deals per pairing: other than {DEALS}, the rating "
+    p.add_argument("--deals", type=int, default=DEALS, help=f"deals per table: other than {DEALS}, the rating "
                    "is not on the ladder (for quick checks)")
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--url", default=None, help="a running server (default: start a local one)")
@@ -151,7 +203,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("name an entrant, or pass --calibrate or --reach")
     if args.deals < 1:
         p.error("--deals must be at least 1")
-    args.players, args.seed = 2, SEED
+    args.seed = SEED
     try:
         args.entrants = [parse_entrant(args.entrant)] if args.entrant else []
     except ValueError as exc:
@@ -163,29 +215,37 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def check_args_for(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """As the arena checks its entrants (a network plays its own env; a plugin imports), then the env's field."""
     args.env, args.env_options = check_entrants(p, args.entrants, args.env, args.players)
-    if (args.env, args.players) not in FIELDS:
+    if args.players not in ((2,) if args.env == "splendor-duel-v1" else (2, 3, 4)):
+        p.error(f"{args.env} has no table of {args.players} players")
+    if (args.env, args.players) not in FIELDS and not args.calibrate:
         p.error(f"no ladder field for {args.env} with {args.players} players")
-    field = FIELDS[(args.env, args.players)]
+    field = field_of(args)
     if args.entrants and args.entrants[0].name in field:
         p.error(f"{args.entrants[0].name} is a member of the field: its rating is {field[args.entrants[0].name]:.0f}")
 
 
+def field_of(args: argparse.Namespace) -> dict[str, float]:
+    """The field of the args' table, or the founding members to calibrate one (their ratings unknown)."""
+    return FIELDS.get((args.env, args.players), dict.fromkeys(FOUNDERS, math.nan))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    field = FIELDS[(args.env, args.players)]
+    field, table = field_of(args), f"{args.env}, {args.players} players"
     if args.reach:
-        print(f"95 % intervals against the {args.env} field ({2 * args.deals} games a member scoring as Elo "
-              f"expects):")
+        print(f"95 % intervals against the {table} field ({args.deals} deals a table, every table finishing as "
+              f"Plackett-Luce expects):")
         for rating in REACH:
-            low, high = reach(list(field.values()), rating, 2 * args.deals)
+            low, high = reach(list(field.values()), rating, args.deals, args.players)
             print(f"  {rating}: {low:.0f}–{high:.0f} (± {(high - low) / 2:.0f})")
         return 0
     members = [parse_entrant(name) for name in field]
     entrants = args.entrants + members
     load_policies(entrants, args)
     try:
-        records = run(entrants, env_id=args.env, players=2, fmt="round-robin" if args.calibrate else "gauntlet",
-                      hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url, **args.env_options)
+        records = run(entrants, env_id=args.env, players=args.players, fmt="round-robin" if args.calibrate else
+                      "gauntlet", hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url,
+                      **args.env_options)
     except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
         print(f"splendor_rl.ladder: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
@@ -196,12 +256,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(records)} games{note}")
         return 0
     name = args.entrants[0].name
-    per_member = scores(records, name)
-    games = [(field[m], s) for m, ss in per_member.items() for s in ss]
+    games = [o for record in records for o in game_orders(record, name, field)]
     rating = fit(games)
     low, high = interval(games, rating)
-    print(f"ladder rating of {name} on {args.env}, 2 players: {rating:.0f} (95 % {low:.0f}–{high:.0f}){note}")
-    for member, ss in per_member.items():
+    print(f"ladder rating of {name} on {table}: {rating:.0f} (95 % {low:.0f}–{high:.0f}){note}")
+    for member, ss in scores(records, name).items():
         print(f"  vs {member:<10} ({field[member]:6.0f}): {sum(ss):g}/{len(ss)}")
     return 0
 

@@ -18,13 +18,14 @@ REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs" / "ladder.md"
 
 
-def games(record: dict[float, tuple[int, int]]) -> list[tuple[float, float]]:
-    """(rating, (wins, losses)) as the fit's (opponent rating, score) games."""
-    return [(r, 1.0) for r, (w, _) in record.items() for _ in range(w)] + \
-        [(r, 0.0) for r, (_, l) in record.items() for _ in range(l)]
+def games(record: dict[float, tuple[int, int]]) -> list[ladder.Order]:
+    """(rating, (wins, losses)) as the fit's orders."""
+    return [o for r, (w, l) in record.items() for score, n in ((1.0, w), (0.0, l)) for _ in range(n)
+            for o in ladder.pairwise(r, score)]
 
 
 def test_fit_is_elo():
+    """With two seats, Plackett-Luce is Elo."""
     g = games({1000.0: (600, 400)})
     rating = ladder.fit(g)
     assert rating == pytest.approx(1000 + 400 * math.log10(1.5), abs=0.5)  # the prior's draw barely moves it
@@ -42,6 +43,21 @@ def test_reach_is_the_interval_of_expected_scores():
     far = ladder.reach([1000.0, 1200.0], 2000.0)
     near = ladder.reach([1000.0, 1200.0, 1900.0], 2000.0)
     assert near[1] - near[0] < (far[1] - far[0]) / 2 and near[0] < 2000 < near[1]
+
+
+def test_plackett_luce_of_three_seats():
+    # A seat of the field's rating finishing first, second and third equally often rates as the field; a draw's
+    # orders are equally likely; three seats of equal rating order themselves each way with chance 1/6.
+    even = [o for places in ([1, 2, 3], [2, 1, 3], [3, 1, 2]) for o in ladder.orders([None, 1000.0, 1000.0], places)]
+    assert ladder.fit(even * 100) == pytest.approx(1000, abs=0.01)
+    assert ladder.orders([None, 1200.0], [1, 1]) == [((None, 1200.0), 0.5), ((1200.0, None), 0.5)]
+    assert math.exp(ladder.log_likelihood(1000.0, [((None, 1000.0, 1000.0), 1.0)])) == pytest.approx(1 / 6)
+    # Winning every game of three seats against 1000s: above them, finite; the prior keeps it so.
+    assert 1400 < ladder.fit([((None, 1000.0, 1000.0), 1.0)] * 200) < 3000
+    # A second place among three says more than a coin flip: the interval narrows as games add up.
+    seconds = [((1000.0, None, 1000.0), 1.0)] * 300
+    low, high = ladder.interval(seconds, ladder.fit(seconds))
+    assert high - low < 100
 
 
 def test_reach_prints_the_fields_intervals(capsys):
