@@ -11,7 +11,7 @@ PYTHON     := $(VENV)/bin/python
 PYTHON_ENV := $(VENV)/bin/python
 endif
 
-.PHONY: build run test test-go test-python python-client chromium bench wheel clean
+.PHONY: build run test test-go cc test-python python-client chromium bench wheel clean
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -24,10 +24,15 @@ test: test-go test-python
 	@echo "all tests passed; next: 'make run' starts the server, '. $(VENV)/bin/activate' gives you splendor_rl (README)"
 
 # -timeout: on a machine busy with other work the engine suites run for minutes, near go test's 10-minute default.
-test-go:
+# The race tests need cgo, so a C compiler: without one make test stops at once, unless RACE=0 skips them.
+RACE ?= 1
+test-go: $(if $(filter 1,$(RACE)),cc)
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -count=1 -timeout 30m -race ./env/ ./cmd/internal/server/
+	$(if $(filter 1,$(RACE)),$(GO) test -count=1 -timeout 30m -race ./env/ ./cmd/internal/server/,@echo "RACE=0: the race tests (go test -race) were skipped")
+
+cc:
+	@set -- $$($(GO) env CC); command -v "$$1" >/dev/null || { echo "make test needs a C compiler for go test -race (Debian: apt-get install gcc), or RACE=0 to skip the race tests"; exit 1; }
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV) || { echo "make test needs Python's venv module (Debian: apt-get install python3-venv), or PYTHON=<your python>"; exit 1; }
