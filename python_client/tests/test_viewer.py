@@ -282,6 +282,8 @@ def test_play_a_seeded_game_against_the_random_bot(page, base, url, tmp_path):
         page.click("#save-replay")
     lines = [json.loads(line) for line in Path(download.value.path()).read_text().splitlines()]
     decisions, result = lines[:-1], lines[-1]
+    winner = {0: "you (seat 0)", 1: "random (seat 1)"}[result["winners"][0]]
+    assert f"Winner: {winner}" in page.inner_text("#decision"), "the end names the winner as the person or the bot"
     assert {line["seat"] for line in decisions} == {0, 1}
     assert all(line["action"] in line["legal"] for line in decisions)
     assert any(line["phase"] == "pay" for line in decisions)
@@ -571,3 +573,44 @@ def test_a_game_sends_the_page_only_its_seat(page, base):
                for line in lines[:-1] for seat, table in enumerate(line["state"]["seats"]) if seat != person
                for card in table["reserved"])
     assert lines[-1]["type"] == "result" and lines[-1]["final_view"]["notation"] == lines[-1]["final_state"]
+
+
+# --- A newcomer's table (issue 35): bots that can play it, errors that end the wait, hints from a strong bot. ---
+
+def offered_bots(page) -> list[str]:
+    return page.locator("#play-bot option").all_inner_texts()
+
+
+def test_the_form_offers_only_bots_that_can_play_the_table(page, base):
+    page.goto(base + "#play")
+    page.wait_for_selector("body[data-play=form]")
+    network = ["baseline", "baseline+search:64", "baseline+search:1024"]
+    assert offered_bots(page) == ["random", "greedy", "mcts", *network]  # hello lists a 2-player network
+    page.fill("#play-setup [name=players]", "3")
+    page.dispatch_event("#play-setup [name=players]", "input")
+    assert offered_bots(page) == ["random", "greedy", "mcts"], "no network plays 3 players"
+    assert page.input_value("#play-bot") == "greedy"
+    page.select_option("#play-env", "splendor-duel-v1")
+    assert offered_bots(page) == ["random", "greedy", "mcts", *network]
+
+
+def test_a_failed_game_says_why_and_offers_a_new_game(page, base):
+    # A link may name a bot the table cannot play (it fills the form as it is): the bot's first move is refused.
+    start_game(page, base, "env=splendor-v1&seed=2&bot=baseline&seat=1&players=3&delay=0")
+    page.wait_for_selector("body[data-play=error]")
+    assert "no baseline network for splendor-v1 with 3 players" in page.inner_text("#situation")
+    assert "thinking" not in page.inner_text("#situation")
+    page.click("#new-game")
+    page.wait_for_selector("body[data-play=form]")
+    assert page.input_value("#play-setup [name=players]") == "3" and page.is_visible("#play-start")
+
+
+def test_the_hint_comes_from_the_strongest_bot_of_the_table(page, base):
+    ops = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: ops.append(unpack(payload))))
+    start_game(page, base, "env=splendor-v1&seed=4&bot=baseline&seat=0&delay=0")
+    page.wait_for_selector("body[data-play=your-move] button.move")
+    assert page.input_value("[aria-label='hint bot']") == "baseline+search:1024"
+    page.click("#hint")
+    page.wait_for_selector("button.move.hinted")
+    assert [op["bot"] for op in ops if op["op"] == "bot_actions"][-1] == "baseline+search:1024"

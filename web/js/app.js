@@ -11,7 +11,7 @@ import { Connection, WireError } from "./wire.js";
 import { envOf, parts } from "./game.js";
 import { readGames } from "./record.js";
 import { Replay, framesOf, rebuild } from "./replay.js";
-import { Play } from "./play.js";
+import { Play, tableBots } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = Object.fromEntries(["table", "situation", "controls", "decision", "moves"].map((id) => [id, $(id)]));
@@ -79,11 +79,15 @@ function fillForm(hello, params) {
     choice.value = params.get("env");
     choice.onchange();
   }
+  if (params.has("players")) {
+    form.elements.players.value = params.get("players");
+    form.elements.players.oninput(); // the table's bots
+  }
   const bot = params.get("bot");
   if (bot && ![...$("play-bot").options].some((option) => option.value === bot)) {
     $("play-bot").append(h("option", {}, bot));
   }
-  for (const name of FORM_FIELDS.slice(1)) {
+  for (const name of FORM_FIELDS.slice(2)) {
     if (params.has(name)) form.elements[name].value = params.get(name);
   }
   linkExtras = new URLSearchParams([...params].filter(([name]) => !FORM_FIELDS.includes(name)));
@@ -101,6 +105,7 @@ async function startPlay(params) {
   const game = {
     env: params.get("env"), seed: params.get("seed") ?? "1", options: envOptions(open.hello, params),
     seat: Number(params.get("seat") ?? 0), bot: params.get("bot") ?? "random",
+    bots: tableBots(open.hello, params.get("env"), Number(params.get("players") ?? 2)),
     delay: Number(params.get("delay") ?? 400),
   };
   shown = new Play(ui, open, game, components);
@@ -120,14 +125,20 @@ function envOptions(hello, params) {
 // The game the play form offers first: the base game, whatever order hello lists.
 const FIRST_GAME = "splendor-v1";
 
-// offerGames fills the play form with the envs the server announces, and
-// bounds the players field by the chosen env's `players` option (hello).
+// offerGames fills the play form with the envs the server announces, bounds
+// the players field by the chosen env's `players` option and offers the
+// bots that can play the table (hello).
 async function offerGames() {
   const { hello } = await connect();
-  const choice = $("play-env");
+  const [choice, bot] = [$("play-env"), $("play-bot")];
   const [players, seat] = ["players", "seat"].map((name) => document.querySelector(`#play-setup [name=${name}]`));
   choice.replaceChildren(...hello.envs.map((env) => h("option", { selected: env === FIRST_GAME }, env)));
-  players.oninput = () => Object.assign(seat, { max: Number(players.value) - 1 });
+  players.oninput = () => {
+    Object.assign(seat, { max: Number(players.value) - 1 });
+    const bots = tableBots(hello, choice.value, Number(players.value));
+    const keep = bots.includes(bot.value) ? bot.value : "greedy";
+    bot.replaceChildren(...bots.map((name) => h("option", { selected: name === keep }, name)));
+  };
   choice.onchange = () => {
     const option = hello.env_options[choice.value].find(({ name }) => name === "players");
     Object.assign(players, { min: option.min, max: option.max, value: option.default });
@@ -219,8 +230,19 @@ $("play-setup").addEventListener("submit", (event) => {
   const params = new URLSearchParams([...new FormData(event.target), ...linkExtras]);
   history.replaceState(null, "", `#play?${params}`);
   status("");
-  startPlay(params).catch((error) => status(`Error: ${error.message}`));
+  startPlay(params).catch(failed);
 });
+
+// failed ends a game that cannot go on (a bot refused, the connection lost):
+// the situation line says why instead of waiting, and New game offers the
+// form again, filled in as it was.
+function failed(error) {
+  status(`Error: ${error.message}`);
+  ui.situation.textContent = `Error: ${error.message}`;
+  document.body.dataset.play = "error";
+  shown?.stop?.();
+  ui.controls.replaceChildren(h("button", { type: "button", id: "new-game", onclick: route }, "New game"));
+}
 $("token-form").addEventListener("submit", (event) => {
   event.preventDefault();
   sessionStorage.setItem(TOKEN, $("token").value);

@@ -13,15 +13,20 @@ import { MovePicker } from "./moves.js";
 import { jsonLine } from "./record.js";
 import { ending, rebuild } from "./replay.js";
 
-// The hint bots; baseline ones exist only where the server ships a network
-// for the game and table size (a hint from none is refused with its reason).
-const BOTS = ["random", "greedy", "mcts", "baseline", "baseline+search:64"];
+// The bots a table can play, weakest first (the ladder, docs/ladder.md):
+// the built-in kinds everywhere, the baseline ones where hello lists a
+// network for the game and table size.
+export function tableBots(hello, env, players) {
+  const shipped = (hello.baselines ?? []).some((b) => b.env === env && b.players === players && !b.edition);
+  return ["random", "greedy", "mcts", ...(shipped ? ["baseline", "baseline+search:64", "baseline+search:1024"] : [])];
+}
 // What the table waits for, as the situation line says it; the page's
 // body carries it as data-play for scripts (the browser tests wait on it).
 const WAITING = { "your-move": "your move", bot: "a bot is thinking", over: "game over" };
 
 export class Play {
-  // ui: {table, situation, controls, decision, moves}; game: {env, seed, options, seat, bot, delay}.
+  // ui: {table, situation, controls, decision, moves}; game: {env, seed, options, seat, bot, bots, delay}:
+  // bots are the table's (tableBots), which the Hint offers, the strongest first chosen.
   constructor(ui, connection, game, parts) {
     Object.assign(this, { ui, connection, game, parts, stopped: false });
     this.seatNames = Array.from({ length: 4 }, (_, i) => `Seat ${i} · ${i === game.seat ? "you" : game.bot}`);
@@ -32,7 +37,9 @@ export class Play {
   }
 
   drawControls() {
-    this.hintBot = h("select", { "aria-label": "hint bot" }, BOTS.map((name) => h("option", {}, name)));
+    const strongest = this.game.bots.at(-1);
+    this.hintBot = h("select", { "aria-label": "hint bot" },
+      this.game.bots.map((name) => h("option", { selected: name === strongest }, name)));
     this.ui.controls.replaceChildren(
       h("button", { type: "button", id: "hint", onclick: () => this.hint() }, "Hint"), this.hintBot);
   }
@@ -109,7 +116,8 @@ export class Play {
       h("a", { class: "button", id: "save-replay", href: URL.createObjectURL(file),
         download: `${this.game.env}-seed${this.game.seed}.jsonl` }, "Save replay"),
       h("a", { id: "replay-link", href: replayLink(this.game, episode.actions) }, "Link to this game"));
-    this.ui.decision.prepend(ending(result, false));
+    this.ui.decision.prepend(ending(result, false, this.seatNames.map((_, seat) => (seat === this.game.seat
+      ? "you" : this.game.bot))));
   }
 
   stop() {

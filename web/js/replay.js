@@ -138,9 +138,10 @@ export class Replay {
 
 // ending tells who won; `before` says the drawing is the last decision's
 // position (fromLines: the server could not re-play the trace's end).
-export function ending(result, before) {
+export function ending(result, before, names = []) {
   if (!result) return h("p", {}, "End of the recorded decisions.");
-  const winners = result.winners?.length ? `Winner: seat ${result.winners.join(", seat ")}` : "No winner";
+  const who = (seat) => (names[seat] ? `${names[seat]} (seat ${seat})` : `seat ${seat}`);
+  const winners = result.winners?.length ? `Winner: ${result.winners.map(who).join(", ")}` : "No winner";
   return h("div", { class: "result" },
     h("p", {}, `${winners}. Points: ${(result.scores ?? []).join(" – ")}.`),
     before ? h("p", { class: "note" }, "Shown: the position before the last decision. The file keeps the final " +
