@@ -16,6 +16,7 @@ from .connection import Connection
 from .errors import (BadOption, BadRequest, BadSeed, BadShape, BadState, BadURL, ConnectionLost, EnvClosed,
                      IllegalAction, InternalError, LimitExceeded, ProtocolError, ServerUnreachable, SplendorError,
                      Unauthorized, UnknownEnv, UnknownHandle, UnknownOp)
+from .extras import MissingExtra, require
 from .record import record
 from .sample import sample_legal
 from .seeds import derive_seed
@@ -28,7 +29,7 @@ __all__ = ["make_vec", "make", "make_aec", "make_gym_vec", "GYM_IDS", "Connectio
            "SplendorVectorEnv", "ShardedVectorEnv", "SplendorEnv", "derive_seed", "SplendorError", "BadRequest", "UnknownOp",
            "Unauthorized", "UnknownEnv", "BadOption", "BadSeed", "BadShape", "BadState", "IllegalAction",
            "UnknownHandle", "LimitExceeded", "InternalError", "BadURL", "ProtocolError", "ConnectionLost", "ServerUnreachable",
-           "EnvClosed", "sample_legal", "record"]
+           "EnvClosed", "MissingExtra", "sample_legal", "record"]
 
 # Gymnasium ids (namespace splendor_rl) → server env ids.
 GYM_IDS = {"splendor_rl/splendor-v1": "splendor-v1", "splendor_rl/splendor-duel-v1": "splendor-duel-v1"}
@@ -54,6 +55,7 @@ def make(env_id: str = "splendor-v1", *, seed: int = 0, url: str | None = None, 
 def make_aec(env_id: str = "splendor-v1", *, players: int = 2, seed: int = 0, url: str | None = None,
              **options: Any):
     """A PettingZoo AEC env for self-play (needs the `pettingzoo` extra)."""
+    require("make_aec", "pettingzoo", "pettingzoo")
     from .aec import SplendorAEC
 
     return SplendorAEC(env_id, players=players, seed=seed, url=url, **options)

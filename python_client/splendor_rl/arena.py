@@ -32,6 +32,7 @@ import numpy as np
 
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
+from .extras import MissingExtra, require
 from .evaluate import Policy, bot_kind, checkpoint_env, checkpoint_policy, fail, network_options
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
@@ -340,11 +341,12 @@ def run_key(args: argparse.Namespace, entrants: Sequence[Entrant]) -> dict:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:  # the arena's own dependencies are an extra: the base install stays small
-        from tqdm import tqdm
+        require("the arena", "arena", "tqdm", "openskill", "matplotlib")
+    except MissingExtra as exc:
+        sys.exit(f"python -m splendor_rl.arena: {exc}")
+    from tqdm import tqdm
 
-        from .arena_report import build_report, summary, write_files
-    except ModuleNotFoundError as e:
-        sys.exit(f"python -m splendor_rl.arena: needs {e.name}: pip install 'splendor_rl[arena]'")
+    from .arena_report import build_report, summary, write_files
 
     args, entrants = parse_args(argv)
     load_policies(entrants, args)

@@ -24,6 +24,7 @@ uninterrupted one would have. (Since every game depends only on the arguments an
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import math
@@ -37,6 +38,7 @@ import numpy as np
 
 from .connection import Connection
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
+from .extras import MissingExtra, require
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
 
@@ -319,8 +321,15 @@ def fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
 def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) -> str:
     """The env a checkpoint of examples/ppo.py was trained on (its args hold `env`; older ones, splendor-v1):
     the default of --env, and a mismatch is refused, since the network's input and output sizes are that env's.
-    A file that is missing or no checkpoint is one line, not torch's traceback."""
-    import torch
+    A file that is missing or no checkpoint, or no torch to read it with, is one line, not a traceback."""
+    if not os.path.exists(path):  # said before a missing extra: installing it would not help
+        kind = "a network of examples/alphazero.py" if path.endswith(".safetensors") else \
+            "a checkpoint saved by examples/ppo.py"
+        fail(parser, f"cannot load {path!r} as {kind}: {os.strerror(errno.ENOENT)}")
+    try:
+        torch, _ = require(f"the network {path}", "train", "torch", "safetensors")
+    except MissingExtra as exc:
+        fail(parser, str(exc))
 
     if path.endswith(".safetensors"):
         trained = network_env(parser, path)[0]
@@ -396,12 +405,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif is_bot(args.policy):
         policy = bot_policy(args.policy, args.seed)
     else:
-        try:
-            import torch
-        except ImportError:
-            parser.error("a checkpoint policy needs torch (pip install 'splendor_rl[train]')")
-        torch.set_num_threads(args.torch_threads)
         args.env = checkpoint_env(parser, args.policy, args.env)
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
         policy = checkpoint_policy(args.policy, seed=args.seed, sample=args.sample)
     args.env = args.env or "splendor-v1"
     options = {} if args.max_rounds is None else {"max_rounds": args.max_rounds}

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from .extras import require
+
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 
 COLOURS = ["white", "blue", "green", "red", "black"]
@@ -84,11 +86,9 @@ def render_frames(envs: Any, mode: str | None, env_ids: list[int] | None, seat: 
 
 def draw(view: dict, parts: dict) -> np.ndarray:
     """The view as an RGB image (H×W×3 uint8): Splendor when `parts` has nobles, else Splendor Duel."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg  # no window: works without a display
-        from matplotlib.figure import Figure
-    except ImportError as exc:
-        raise ImportError("render_mode='rgb_array' draws with matplotlib: pip install 'splendor_rl[render]'") from exc
+    require("render_mode='rgb_array'", "render", "matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # no window: works without a display
+    from matplotlib.figure import Figure
 
     fig = Figure(figsize=(10, 7.5), dpi=100)
     canvas = FigureCanvasAgg(fig)
