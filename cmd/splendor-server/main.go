@@ -28,6 +28,9 @@ import (
 // version is what --version prints (and the server's hello announces).
 const version = release.Version
 
+// docs is where a user reads the documents the start lines name.
+const docs = release.Docs
+
 var stderrWriter io.Writer = os.Stderr
 
 func main() {
@@ -99,13 +102,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 // networks loaded.
 func announce(out io.Writer, addr string, baselines []string) {
 	fmt.Fprintf(out, "splendor-server %s listening on ws://%s/ws (health: http://%s/healthz, metrics: /metrics)\n", version, addr, addr)
-	fmt.Fprintf(out, "envs: %s; protocol: encoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "))
+	fmt.Fprintf(out, "envs: %s; protocol: %sencoding/wire/PROTOCOL.md; stop with Ctrl-C\n", strings.Join(env.IDs(), ", "), docs)
 	fmt.Fprintf(out, "python: splendor_rl.make_vec(\"splendor-v1\", num_envs=64, url=\"ws://%s/ws\")\n", addr)
-	fmt.Fprintf(out, "viewer: http://%s/ (replays and games against the bots in a browser, docs/viewer.md)\n", addr)
+	fmt.Fprintf(out, "viewer: http://%s/ (replays and games against the bots in a browser, %sdocs/viewer.md)\n", addr, docs)
 	if len(baselines) == 0 {
 		baselines = []string{"none"}
 	}
-	fmt.Fprintf(out, "baseline bots: %s (docs/bots.md)\n", strings.Join(baselines, ", "))
+	fmt.Fprintf(out, "baseline bots: %s (%sdocs/bots.md)\n", strings.Join(baselines, ", "), docs)
 }
 
 // limitMemory states the worst case the limits allow, and asks the Go

@@ -127,8 +127,8 @@ class ServerUnreachable(ConnectionError):
 
     def __init__(self, url: str, reason: str = ""):
         super().__init__(f"cannot connect to {url}: {reason}. Is a server running there? Start one with "
-                         "`make run` (ws://127.0.0.1:8765/ws), check the URL, or leave the URL out to start a "
-                         "local server")
+                         "`splendor-server --listen 127.0.0.1:8765` (ws://127.0.0.1:8765/ws; in a clone, `make run`), "
+                         "check the URL, or leave the URL out to start a local server")
         self.url = url
         self.reason = reason
 

@@ -112,6 +112,7 @@ def test_dead_url_is_server_unreachable_naming_it(free_url, url):
         with pytest.raises(splendor_rl.ServerUnreachable) as err:
             make()
         assert err.value.url == free_url and free_url in str(err.value) and "make run" in str(err.value)
+        assert "`splendor-server --listen 127.0.0.1:8765`" in str(err.value)  # the wheel's command, not only the clone's
     assert isinstance(err.value, ConnectionError)
     wrong_path = url.replace("/ws", "/nope")  # a live server, but no WebSocket there
     with pytest.raises(splendor_rl.ServerUnreachable, match="handshake"):
