@@ -60,6 +60,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 import splendor_rl
+from splendor_rl import cli
 from splendor_rl import pvnet
 from splendor_rl.errors import BadOption
 from splendor_rl.evaluate import play, wilson
@@ -73,7 +74,7 @@ CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"] 
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = cli.parser(__doc__)
     p.add_argument("--env", default="splendor-v1", help="splendor-v1 or splendor-duel-v1")
     p.add_argument("--players", type=int, default=2, help="Splendor's players (2–4)")
     p.add_argument("--features", choices=["none", "derived"], default="derived", help="the env's derived block")

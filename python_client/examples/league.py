@@ -43,6 +43,7 @@ import torch.nn.functional as F
 import torch.optim as optim
 
 import splendor_rl
+from splendor_rl import cli
 from splendor_rl.evaluate import play, wilson
 from splendor_rl.policy import MLPPolicy, save_checkpoint
 
@@ -64,7 +65,7 @@ def weights(text: str) -> dict[str, float]:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = cli.parser(__doc__)
     p.add_argument("--env", default="splendor-v1", help="splendor-v1 or splendor-duel-v1")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=1, help="seeds torch, numpy, random and the training envs")

@@ -34,6 +34,7 @@ from contextlib import closing
 import numpy as np
 
 import splendor_rl
+from splendor_rl import cli
 from splendor_rl import derive_seed
 from splendor_rl.evaluate import wilson
 
@@ -183,7 +184,7 @@ def outcome(terminated: bool, truncated: bool, reward: float) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = cli.parser(__doc__)
     p.add_argument("--env", default="splendor-v1", choices=["splendor-v1", "splendor-duel-v1"])
     p.add_argument("--games", type=int, default=100, help="games played at once; game j is dealt from seed + j")
     p.add_argument("--simulations", type=int, default=200, help="simulations per searched decision")

@@ -41,6 +41,7 @@ import torch.optim as optim
 from tqdm import tqdm
 
 import splendor_rl
+from splendor_rl import cli
 from splendor_rl.evaluate import play, wilson
 from splendor_rl.policy import MLPPolicy, save_checkpoint
 
@@ -51,7 +52,7 @@ OUTPUT_ARGS = {"save", "log_csv", "checkpoint"}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = cli.parser(__doc__)
     p.add_argument("--env", default="splendor-v1", help="the env id: splendor-v1 or splendor-duel-v1")
     p.add_argument("--seed", type=int, default=1, help="seeds torch, numpy, random and the training envs")
     p.add_argument("--total-timesteps", type=int, default=6_291_456, help="learner decisions, over all envs: a "

@@ -30,13 +30,14 @@ from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
 import splendor_rl.rllib  # noqa: F401  (registers "splendor-v1" and "splendor-duel-v1" with Ray Tune)
+from splendor_rl import cli
 from splendor_rl.evaluate import format_result, play
 
 POLICY = "shared"
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = cli.parser(__doc__)
     p.add_argument("--env", default="splendor-v1", choices=splendor_rl.rllib.ENV_IDS)
     p.add_argument("--players", type=int, default=2, help="seats at the table (splendor-v1: 2-4)")
     p.add_argument("--iterations", type=int, default=5, help="PPO training iterations")

@@ -18,10 +18,11 @@ import numpy as np
 import torch
 
 import splendor_rl
+from splendor_rl import cli
 
 
 def main() -> None:
-    p = argparse.ArgumentParser()
+    p = cli.parser(__doc__)
     p.add_argument("--env", default="splendor-v1")
     p.add_argument("--num-envs", type=int, default=1024)
     p.add_argument("--simulations", type=int, default=32)

@@ -30,6 +30,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from . import cli
 from .arena_replay import ReplayWriter
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
 from .extras import MissingExtra, require
@@ -247,7 +248,7 @@ def run(entrants: Sequence[Entrant], *, env_id: str = "splendor-v1", players: in
 
 
 def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[Entrant]]:
-    parser = argparse.ArgumentParser(prog="python -m splendor_rl.arena", description=__doc__.split("\n")[0])
+    parser = cli.parser(__doc__, "python -m splendor_rl.arena")
     parser.add_argument("--entrant", action="extend", nargs="+", required=True, metavar="SPEC",
                         help="a bot (random, greedy, mcts, mcts:800…), name=path.pt or name=module:function")
     parser.add_argument("--env", default=None, help="the env id, one the server has: splendor-v1, "

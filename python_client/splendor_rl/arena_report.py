@@ -178,12 +178,17 @@ def draw_ratings(ax, rows: list[dict]) -> None:
     ax.set_title("ratings", fontsize=9)
 
 
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def summary(report: dict, files: Sequence[str] = ()) -> str:
     """The report for people: one line on the games, the ratings table, the pairwise matrix."""
     run, totals = report["run"], report["totals"]
     lines = [f"{run['env']}, {run['players']} players, {run['format']}"
              + (f" (hero {run['hero']})" if run["format"] == "gauntlet" else "")
-             + f": {totals['tables']} tables × {run['deals']} deals × {run['players']} rotations = "
+             + f": {plural(totals['tables'], 'table')} × {plural(run['deals'], 'deal')} × "
+             f"{plural(run['players'], 'rotation')} = "
              f"{totals['games']} games, {totals['truncated']} truncated, "
              f"{totals['mean_decisions']:.1f} decisions a game", ""]
     lines += ratings_table(report["ratings"]) + [""] + matrix_tables(report)

@@ -36,6 +36,7 @@ from typing import Callable, NoReturn, Sequence
 
 import numpy as np
 
+from . import cli
 from .connection import Connection
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
 from .extras import MissingExtra, require
@@ -376,7 +377,7 @@ def resume_hint(results: str | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m splendor_rl.evaluate", description=__doc__.split("\n")[0])
+    parser = cli.parser(__doc__, "python -m splendor_rl.evaluate")
     parser.add_argument("--env", default=None, help="the env id: splendor-v1, splendor-duel-v1 (default: the "
                         "checkpoint's, else splendor-v1)")
     parser.add_argument("--policy", default="random", help="`random`, a built-in bot (`greedy`, `mcts`, "

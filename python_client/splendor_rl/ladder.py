@@ -32,6 +32,7 @@ import math
 import sys
 from typing import Sequence
 
+from . import cli
 from .arena import check_entrants, load_policies, parse_entrant, run
 from .errors import ConnectionLost, ServerUnreachable, SplendorError
 
@@ -185,7 +186,7 @@ def calibrate(names: Sequence[str], records: Sequence[dict], anchor: str = ANCHO
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m splendor_rl.ladder", description=__doc__.split("\n")[0])
+    p = cli.parser(__doc__, "python -m splendor_rl.ladder")
     p.add_argument("entrant", nargs="?", help="a bot, name=path (checkpoint or network) or name=module:function")
     p.add_argument("--env", default=None, help="splendor-v1 or splendor-duel-v1 (default: a network's, else "
                    "splendor-v1)")
@@ -260,8 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rating = fit(games)
     low, high = interval(games, rating)
     print(f"ladder rating of {name} on {table}: {rating:.0f} (95 % {low:.0f}–{high:.0f}){note}")
+    width = max(map(len, field))
     for member, ss in scores(records, name).items():
-        print(f"  vs {member:<10} ({field[member]:6.0f}): {sum(ss):g}/{len(ss)}")
+        print(f"  vs {member:<{width}} ({field[member]:6.0f}): {sum(ss):g}/{len(ss)}")
     return 0
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from splendor_rl import cli
+
 from .conftest import HANG_SECONDS, subprocess_env
 
 pytest.importorskip("torch")
@@ -279,3 +281,26 @@ def test_evaluate_a_lost_connection_says_how_to_resume(tmp_path):
     assert proc.returncode == 1 and err.count("\n") == 1, err
     assert err.startswith("splendor_rl.evaluate: ConnectionLost:") and "reconnect=True" not in err
     assert f"the games finished are in {results}: run the same command with --resume" in err
+
+
+@pytest.mark.parametrize("tool", [*(str(EXAMPLES / name) for name in ("alphazero.py", "ppo.py", "league.py", "mcts.py",
+                                                                     "search_bench.py")),
+                                  "-m splendor_rl.arena", "-m splendor_rl.ladder", "-m splendor_rl.evaluate"])
+def test_help_describes_the_tool_whole_and_shows_the_defaults(tool):
+    proc = run(*tool.split(), "--help")
+    assert proc.returncode == 0, proc.stderr
+    description = " ".join(proc.stdout.split("\n\n")[1].split())
+    assert description.endswith("."), f"cut mid-sentence: {description!r}"
+    assert "default: " in proc.stdout and "default: None" not in proc.stdout
+
+
+def test_every_option_with_a_default_says_it():
+    p = cli.parser("Plays games.\n\nMore.", "tool")
+    p.add_argument("--games", type=int, default=32)
+    p.add_argument("--url", default=None, help="a server")
+    p.add_argument("--out", default="runs", help="where (default: runs/NAME)")
+    p.add_argument("--fast", action="store_true")
+    text = " ".join(p.format_help().split())
+    assert "Plays games. options:" in text and "More" not in text
+    assert "--games GAMES default: 32" in text and "--url URL a server --out" in text
+    assert "(default: runs/NAME) --fast" in text

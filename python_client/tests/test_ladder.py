@@ -117,7 +117,10 @@ def test_a_short_ladder_run(url):
     m = re.match(r"ladder rating of puct:20 on splendor-v1, 2 players: (-?\d+) \(95 % (-?\d+)–(-?\d+)\) \(--deals 1",
                  first.stdout)
     assert m and int(m[2]) <= int(m[1]) <= int(m[3]), first.stdout
-    assert len(re.findall(r"^  vs ", first.stdout, re.M)) == len(ladder.FIELDS[("splendor-v1", 2)])
+    lines = re.findall(r"^  vs .*$", first.stdout, re.M)
+    assert len(lines) == len(ladder.FIELDS[("splendor-v1", 2)])
+    assert len({line.index(" (") for line in lines}) == 1, "the ratings' column is one, whatever the names' lengths"
+
 
 
 def test_refusals_are_one_line(url):
