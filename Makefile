@@ -59,16 +59,17 @@ bench: build python-client
 	$(GO) run ./cmd/splendorctl bench --mode wire --seconds 3
 	SPLENDOR_SERVER_BIN=$(CURDIR)/$(BIN)/splendor-server $(PYTHON) -m splendor_rl.bench --seconds 3
 
-# Wheels of splendor_rl that carry both binaries, one per Linux architecture, for machines without Go
-# (`pip install dist/splendor_rl-*x86_64.whl`): python_client/hatch_build.py cross-compiles and tags each.
-# pip fetches the build backend (hatchling) for its isolated build. WHEEL_ARCHS=amd64 builds one.
-WHEEL_ARCHS ?= amd64 arm64
+# A wheel of splendor_rl that carries both binaries, for machines without Go: python_client/hatch_build.py
+# cross-compiles and tags it, for this machine's architecture unless WHEEL_ARCHS names others (amd64 arm64: one
+# wheel each). pip fetches the build backend (hatchling) for its isolated build.
+WHEEL_ARCHS ?= $(shell $(GO) env GOARCH)
 WHEEL_DIR   ?= dist
 wheel: $(PYTHON_ENV)
 	for arch in $(WHEEL_ARCHS); do \
 		SPLENDOR_WHEEL_GOARCH=$$arch GO=$(GO) $(PYTHON) -m pip wheel -q --no-deps -w $(WHEEL_DIR) ./python_client || exit 1; \
 	done
 	@ls -l $(WHEEL_DIR)/*.whl
+	@echo "next, on the machine that trains: pip install '$$(ls -t $(WHEEL_DIR)/*.whl | head -1)[train]' (extras: docs/python.md)"
 
 clean:
 	rm -rf $(BIN) $(WHEEL_DIR)
