@@ -18,8 +18,8 @@ import pytest
 
 from .conftest import REPO
 
-# Python's name of this machine → Go's architecture and the ELF machine number its binaries must carry.
-ARCHS = {"x86_64": 62, "aarch64": 183}  # ELF e_machine
+# Python's name of this machine → the ELF machine number its binaries must carry.
+ARCHS = {"x86_64": 62, "aarch64": 183}
 MACHINE = platform.machine()
 VERSION = re.search(r'const Version = "([^"]+)"',
                     (REPO / "cmd" / "internal" / "version" / "version.go").read_text()).group(1)
