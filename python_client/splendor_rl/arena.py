@@ -6,7 +6,7 @@
     python -m splendor_rl.arena --env splendor-duel-v1 --entrant random greedy mcts:100
 
 An entrant is a built-in bot (`random`, `greedy`, `mcts`, `mcts:800`…, docs/bots.md), `name=path.pt` (a checkpoint
-saved by examples/ppo.py, playing its argmax action) or `name=module:function` (a plugin: `function(seed)` returns
+saved by splendor_rl.ppo, playing its argmax action) or `name=module:function` (a plugin: `function(seed)` returns
 a policy, a callable as `evaluate.Policy`). A table seats `--players` distinct entrants: every combination of them
 (`round-robin`), or the hero with every combination of the others (`gauntlet`). Each table plays deals 0…D-1, deal
 j dealt from `--seed + j`, once per cyclic rotation of its seats, so every entrant plays every seat equally often

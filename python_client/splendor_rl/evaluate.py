@@ -9,7 +9,7 @@ Game j (0-based) is dealt from episode seed `--seed + j`, which also draws the p
 `--num-envs` at a time, each env taking the next unplayed game when its game ends. A policy's random choices in
 game j come from a generator seeded by (seed, j), so the result depends only on the arguments (not on
 `--num-envs` or on timing). A win is a terminal reward > 0 for the policy's seat; a truncated game (turn limit) is
-not a win. `--policy random` needs no torch; a checkpoint (saved by examples/ppo.py) needs torch, and plays the
+not a win. `--policy random` needs no torch; a checkpoint (saved by splendor_rl.ppo) needs torch, and plays the
 env it was trained on unless `--env` names it. A built-in bot's name (`greedy`, `mcts`, `mcts:800`…, docs/bots.md)
 as the policy asks the server what that bot would play (`bot_actions`), drawing its decision j of game i from a
 seed derived from (seed, i, j); `--opponent` takes any bot name too. A failure the user can act on (a dead `--url`, an unknown env, a
@@ -189,7 +189,7 @@ def bot_policy(bot: str, seed: int) -> Policy:
 
 
 def checkpoint_policy(path: str, seed: int = 0, sample: bool = False) -> Policy:
-    """A network saved by examples/ppo.py, or the portable file of examples/alphazero.py (`.safetensors`): the
+    """A network saved by splendor_rl.ppo, or the portable file of splendor_rl.alphazero (`.safetensors`): the
     most probable legal action, or (sample=True) a draw from its masked distribution with one generator per game.
     It reads the first values of each observation, as many as it was trained on: a network trained without the
     `features` block plays in an env that serves it (which appends it) as well."""
@@ -320,12 +320,12 @@ def fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
 
 
 def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) -> str:
-    """The env a checkpoint of examples/ppo.py was trained on (its args hold `env`; older ones, splendor-v1):
+    """The env a checkpoint of splendor_rl.ppo was trained on (its args hold `env`; older ones, splendor-v1):
     the default of --env, and a mismatch is refused, since the network's input and output sizes are that env's.
     A file that is missing or no checkpoint, or no torch to read it with, is one line, not a traceback."""
     if not os.path.exists(path):  # said before a missing extra: installing it would not help
-        kind = "a network of examples/alphazero.py" if path.endswith(".safetensors") else \
-            "a checkpoint saved by examples/ppo.py"
+        kind = "a network of splendor_rl.alphazero" if path.endswith(".safetensors") else \
+            "a checkpoint saved by splendor_rl.ppo"
         fail(parser, f"cannot load {path!r} as {kind}: {os.strerror(errno.ENOENT)}")
     try:
         torch, _ = require(f"the network {path}", "train", "torch", "safetensors")
@@ -341,7 +341,7 @@ def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) 
         saved = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # OSError, or whatever unpickling raises
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
-        fail(parser, f"cannot load {path!r} as a checkpoint saved by examples/ppo.py: {reason}")
+        fail(parser, f"cannot load {path!r} as a checkpoint saved by splendor_rl.ppo: {reason}")
     trained = saved.get("args", {}).get("env", "splendor-v1")
     if env is not None and env != trained:
         parser.error(f"{path} was trained on {trained}, not {env}: pass --env {trained} (or no --env)")
@@ -349,13 +349,13 @@ def checkpoint_env(parser: argparse.ArgumentParser, path: str, env: str | None) 
 
 
 def network_env(parser: argparse.ArgumentParser, path: str) -> tuple[str, dict]:
-    """The env id and options of a portable network (examples/alphazero.py); a file that is none is one line."""
+    """The env id and options of a portable network (splendor_rl.alphazero); a file that is none is one line."""
     from . import pvnet
 
     try:
         return pvnet.read_env(path)
     except ValueError as exc:
-        fail(parser, f"cannot load {path!r} as a network saved by examples/alphazero.py: {exc}")
+        fail(parser, f"cannot load {path!r} as a network saved by splendor_rl.alphazero: {exc}")
 
 
 def network_options(parser: argparse.ArgumentParser, path: str, players: int) -> dict:
@@ -381,8 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--env", default=None, help="the env id: splendor-v1, splendor-duel-v1 (default: the "
                         "checkpoint's, else splendor-v1)")
     parser.add_argument("--policy", default="random", help="`random`, a built-in bot (`greedy`, `mcts`, "
-                        "`mcts:800`…), the path of a checkpoint saved by examples/ppo.py, or of a network "
-                        "(.safetensors) saved by examples/alphazero.py")
+                        "`mcts:800`…), the path of a checkpoint saved by splendor_rl.ppo, or of a network "
+                        "(.safetensors) saved by splendor_rl.alphazero")
     parser.add_argument("--opponent", default="random", help="the bots' kind: random, greedy, mcts, mcts:800…")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="game j is dealt from seed + j")

@@ -1,4 +1,4 @@
-"""A small masked actor-critic MLP for splendor-v1, shared by examples/ppo.py and `python -m splendor_rl.evaluate`.
+"""A small masked actor-critic MLP for splendor-v1, shared by splendor_rl.ppo and `python -m splendor_rl.evaluate`.
 
 Needs torch (the `train` extra). A checkpoint is a dict {"state_dict", "config", ...}; `config` holds the keyword
 arguments of `MLPPolicy`, so `load_checkpoint` rebuilds the network without the training script.

@@ -1,4 +1,4 @@
-"""The policy-value network of examples/alphazero.py, and its portable file, which the server's `baseline` bots
+"""The policy-value network of splendor_rl.alphazero, and its portable file, which the server's `baseline` bots
 read without Python (env/nets): a multilayer perceptron over one seat's observation with a policy head (logits over
 the fixed action space) and a value head (tanh): the seat to play's expected terminal reward, or with `values` =
 players every seat's, from the seat to play's view (column k is seat (s + k) mod players's for seat s to play, as
@@ -7,8 +7,8 @@ observations rotate seats), which the server's search backs up as max-n.
 The file is safetensors (chosen because it is a plain, documented layout that Go reads in a few lines, and torch
 writes it without pickle): float32 tensors `scale` [obs] (the observation is multiplied by it), `trunk.{i}.weight`
 [out, in] and `trunk.{i}.bias` [out] for each hidden layer (ReLU after each), `policy.weight` [actions, hidden],
-`policy.bias`, `value.weight` [values, hidden], `value.bias` [values] (values 1, or one per seat); metadata `format` (FORMAT), `env` (the env id) and
-`options` (the env options it was trained with, JSON). Needs torch and safetensors (the `train` extra).
+`policy.bias`, `value.weight` [values, hidden], `value.bias` [values] (values 1, or one per seat); metadata
+`format` (FORMAT), `env` (the env id) and `options` (the env options it was trained with, JSON). Needs torch and safetensors (the `train` extra).
 """
 
 from __future__ import annotations

@@ -69,8 +69,8 @@ def search_settings(evaluate: Evaluator | None, simulations: int, algorithm: str
 class SearchLeg:
     """One batch's share of a guided search that may span several batches (a `ShardedVectorEnv`'s shards, each on
     its own server): the connection and handle its requests go to, its `search` request's fields, its env's
-    numbers of actions and players, and `refused`, which turns its refusal of an `evaluate` whose rows for its leaves start at
-    `row` into the error to raise."""
+    numbers of actions and players, and `refused`, which turns its refusal of an `evaluate` whose rows for its leaves
+    start at `row` into the error to raise."""
     connection: Any
     handle: int
     request: dict
@@ -296,9 +296,9 @@ class SearchOps:
         """Guided search of each env's position for its seat to play (PROTOCOL.md §3, search): the tree lives in
         the server, which redeals what that seat cannot see at every simulation; `evaluate(obs, mask)` (obs
         `[L, obs]` as the env serves it, each leaf's seat to play's own view; mask `[L, actions]` bool) returns
-        `(priors [L, actions], values [L])` for the leaves of one round trip (or values `[L, players]`: every
-        seat's value, the leaf's seat to play's first, which the search backs up as max-n does) (one per searching env, or
-        `leaves_per_env`): any function, a torch module wrapped in one; other shapes raise `BadShape`.
+        `(priors [L, actions], values [L])` for the leaves of one round trip (one per searching env, or
+        `leaves_per_env`), or values `[L, players]`, every seat's value with the leaf's seat to play's first, which
+        the search backs up as max-n: any function, a torch module wrapped in one; other shapes raise `BadShape`.
         `evaluate=None` lets the server evaluate with uniform priors and greedy playouts, with no round trip.
         `algorithm` is "gumbel" or "puct"; the other settings are mctx's names (`leaves_per_env`, `pb_c_init`,
         `pb_c_base`, `dirichlet_alpha`, `dirichlet_fraction`, `max_num_considered_actions`, `gumbel_scale`,

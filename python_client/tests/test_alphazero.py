@@ -1,4 +1,4 @@
-"""examples/alphazero.py, run as a user would against the test server: a short self-play run that learns from
+"""splendor_rl.alphazero, run as a user would against the test server: a short self-play run that learns from
 finished games, resumes bit-identically, and writes a network that `splendor_rl.evaluate` plays."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ TINY = ["--num-envs", "16", "--simulations", "8", "--min-buffer", "64", "--batch
 
 
 def alphazero(url: str, out, *args: str) -> str:
-    proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(out), *TINY, *args)
+    proc = run("-m", "splendor_rl.alphazero", "--url", url, "--out", str(out), *TINY, *args)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -50,7 +50,7 @@ def test_alphazero_resumes_bit_identically(url, tmp_path, players):
     assert net.config["values"] == values and options["players"] == players
     alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER, *table)
     first = weights(halves)
-    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(halves / "state.pt"), "--rounds", "120",
+    proc = run("-m", "splendor_rl.alphazero", "--resume", str(halves / "state.pt"), "--rounds", "120",
                "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     a, b = weights(straight), weights(halves)
@@ -71,7 +71,7 @@ def test_a_compact_checkpoint_resumes_reproducibly(url, tmp_path):
     assert checkpoint.stat().st_size < 200_000  # the 32-wide network, its optimizer and counters
     resumed = []
     for out in (tmp_path / "a", tmp_path / "b"):
-        proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--out", str(out), "--rounds", "160",
+        proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--out", str(out), "--rounds", "160",
                    "--url", url, "--no-progress")
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.startswith("160 rounds, ")
@@ -80,13 +80,13 @@ def test_a_compact_checkpoint_resumes_reproducibly(url, tmp_path):
     assert all(torch.equal(a[k], b[k]) for k in a)
     assert not all(torch.equal(a[k], before[k]) for k in a)  # it refilled the buffer and trained
     # A resume may change how the run learns, not what the network is.
-    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--out", str(tmp_path / "c"),
+    proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--out", str(tmp_path / "c"),
                "--rounds", "41", "--lr", "0.0005", "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     saved = torch.load(tmp_path / "c" / "checkpoint.pt", map_location="cpu", weights_only=False)
     assert saved["args"]["lr"] == 0.0005 and saved["optimizer"]["param_groups"][0]["lr"] == 0.0005
     assert saved["args"]["simulations"] == 8  # the rest as saved
-    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--hidden", "64", "--url", url)
+    proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--hidden", "64", "--url", url)
     assert proc.returncode == 2 and "--hidden shape the run and cannot change" in proc.stderr
 
 
@@ -113,7 +113,7 @@ def test_a_committed_checkpoint_resumes_on_a_fresh_machine(url, tmp_path, checkp
     again, its counters going on."""
     saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
     assert checkpoint.stat().st_size < 8_000_000 and not {"replay", "games", "envs"} & saved.keys()
-    proc = run(str(EXAMPLES / "alphazero.py"), "--resume", str(checkpoint), "--out", str(tmp_path),
+    proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--out", str(tmp_path),
                "--rounds", str(saved["round"] + 1), "--minutes", "0", "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"{saved['round'] + 1} rounds, ")
@@ -153,7 +153,7 @@ def test_evaluate_refuses_a_network_of_other_players_in_one_line(url, tmp_path):
 
 @pytest.mark.parametrize("teacher", ["greedy", "mcts:bogus=1"])
 def test_a_teacher_that_cannot_search_is_one_line(url, tmp_path, teacher):
-    proc = run(str(EXAMPLES / "alphazero.py"), "--url", url, "--out", str(tmp_path), *TINY, "--teacher", teacher,
+    proc = run("-m", "splendor_rl.alphazero", "--url", url, "--out", str(tmp_path), *TINY, "--teacher", teacher,
                "--rounds", "1")
-    assert proc.returncode == 1 and proc.stderr.strip().startswith(f"alphazero.py: --teacher {teacher}: ")
+    assert proc.returncode == 1 and proc.stderr.strip().startswith(f"python -m splendor_rl.alphazero: --teacher {teacher}: ")
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

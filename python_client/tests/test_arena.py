@@ -105,7 +105,7 @@ def test_bad_arguments_are_refused(capsys):
 
 
 @pytest.mark.parametrize("entrant, says", [
-    ("x=missing.pt", "cannot load 'missing.pt' as a checkpoint saved by examples/ppo.py: No such file"),
+    ("x=missing.pt", "cannot load 'missing.pt' as a checkpoint saved by splendor_rl.ppo: No such file"),
     ("x=nomod:make", "entrant x: no module named 'nomod'"),
     ("x=os:no_such_function", "entrant x: module 'os' has no function 'no_such_function'")])
 def test_an_entrant_naming_something_missing_is_one_line(entrant, says, capsys):

@@ -1,8 +1,7 @@
-"""examples/ppo.py and `python -m splendor_rl.evaluate`, run as a user would, against the test server."""
+"""splendor_rl.ppo and `python -m splendor_rl.evaluate`, run as a user would, against the test server."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -50,7 +49,7 @@ def parse(output: str) -> tuple:
 @pytest.fixture(scope="module")
 def checkpoint(url, tmp_path_factory):
     path = tmp_path_factory.mktemp("ppo") / "ppo.pt"
-    proc = run(str(EXAMPLES / "ppo.py"), "--total-timesteps", "2048", "--num-envs", "4", "--num-steps", "64",
+    proc = run("-m", "splendor_rl.ppo", "--total-timesteps", "2048", "--num-envs", "4", "--num-steps", "64",
                "--eval-every", "1024", "--eval-games", "4", "--save", str(path), "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"train win rate vs random \d+\.\d%", proc.stdout), proc.stdout
@@ -163,10 +162,10 @@ def test_ppo_resumes_bit_identically(url, tmp_path):
             "--hidden", "16", "--layers", "1", "--eval-every", "0", "--eval-games", "0", "--no-progress",
             "--total-timesteps", "128", "--checkpoint-every", "2"]
     straight, resumed = tmp_path / "straight", tmp_path / "resumed"
-    proc = run(str(EXAMPLES / "ppo.py"), *tiny, "--checkpoint", f"{straight}_{{update}}.pt")
+    proc = run("-m", "splendor_rl.ppo", *tiny, "--checkpoint", f"{straight}_{{update}}.pt")
     assert proc.returncode == 0, proc.stderr
     # Only where the run goes on the command line: the rest comes from the checkpoint.
-    proc = run(str(EXAMPLES / "ppo.py"), "--url", url, "--no-progress", "--resume", f"{straight}_2.pt",
+    proc = run("-m", "splendor_rl.ppo", "--url", url, "--no-progress", "--resume", f"{straight}_2.pt",
                "--checkpoint", f"{resumed}_{{update}}.pt")
     assert proc.returncode == 0, proc.stderr
     assert "resumed" in proc.stdout and "at update 2" in proc.stdout
@@ -221,7 +220,7 @@ def test_evaluate_dead_url_is_one_line(free_url):
 
 def test_ppo_trains_on_duel_and_evaluate_follows_the_checkpoint(url, tmp_path):
     path = tmp_path / "duel.pt"
-    proc = run(str(EXAMPLES / "ppo.py"), "--env", "splendor-duel-v1", "--total-timesteps", "64", "--num-envs", "2",
+    proc = run("-m", "splendor_rl.ppo", "--env", "splendor-duel-v1", "--total-timesteps", "64", "--num-envs", "2",
                "--num-steps", "32", "--eval-every", "64", "--eval-games", "2", "--hidden", "16", "--layers", "1",
                "--save", str(path), "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
@@ -243,9 +242,7 @@ def test_ppo_trains_on_duel_and_evaluate_follows_the_checkpoint(url, tmp_path):
 @pytest.mark.parametrize("flag, value, nearest", [("--total-timesteps", "1000", "pass 768 or 1024"),
                                                   ("--eval-every", "100", "pass 256")])
 def test_ppo_refuses_steps_that_are_not_whole_rollouts(flag, value, nearest, capsys):
-    spec = importlib.util.spec_from_file_location("ppo_example", EXAMPLES / "ppo.py")
-    ppo = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ppo)
+    from splendor_rl import ppo
     rollout = ["--num-envs", "4", "--num-steps", "64"]
     assert ppo.parse_args([*rollout, "--total-timesteps", "1024", "--eval-every", "256"]).num_iterations == 4
     with pytest.raises(SystemExit):
@@ -283,9 +280,9 @@ def test_evaluate_a_lost_connection_says_how_to_resume(tmp_path):
     assert f"the games finished are in {results}: run the same command with --resume" in err
 
 
-@pytest.mark.parametrize("tool", [*(str(EXAMPLES / name) for name in ("alphazero.py", "ppo.py", "league.py", "mcts.py",
-                                                                     "search_bench.py")),
-                                  "-m splendor_rl.arena", "-m splendor_rl.ladder", "-m splendor_rl.evaluate"])
+@pytest.mark.parametrize("tool", [*(str(EXAMPLES / name) for name in ("mcts.py", "search_bench.py")),
+                                  *(f"-m splendor_rl.{name}" for name in ("alphazero", "ppo", "league", "arena", "ladder",
+                                                                          "evaluate"))])
 def test_help_describes_the_tool_whole_and_shows_the_defaults(tool):
     proc = run(*tool.split(), "--help")
     assert proc.returncode == 0, proc.stderr

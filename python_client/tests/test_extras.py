@@ -38,7 +38,7 @@ def test_a_network_without_torch_is_one_line(tool, args):
 
 def test_a_missing_file_is_named_before_a_missing_extra():
     proc = without(["torch"], "splendor_rl.evaluate", "--policy", "missing.pt", "--games", "1")
-    assert proc.returncode == 2 and "'missing.pt' as a checkpoint saved by examples/ppo.py: No such file" in proc.stderr, \
+    assert proc.returncode == 2 and "'missing.pt' as a checkpoint saved by splendor_rl.ppo: No such file" in proc.stderr, \
         proc.stderr
     assert "torch" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 

@@ -1,4 +1,4 @@
-"""examples/league.py (training against bots, snapshots and a teacher), run as a user would with tiny budgets."""
+"""splendor_rl.league (training against bots, snapshots and a teacher), run as a user would with tiny budgets."""
 
 from __future__ import annotations
 
@@ -15,14 +15,13 @@ from .conftest import subprocess_env
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch.utils.tensorboard")
 
-LEAGUE = Path(__file__).resolve().parents[1] / "examples" / "league.py"
 TINY = ("--num-envs", "8", "--num-steps", "16", "--eval-games", "4", "--eval-minutes", "0", "--minutes", "5")
 # Bounds a hang only: a run takes 15–25 s on a two-core machine kept busy by other work.
 HANG = 300
 
 
 def league(url: str, tmp_path: Path, *args: str) -> str:
-    proc = subprocess.run([sys.executable, str(LEAGUE), "--url", url, *TINY, "--save", str(tmp_path / "w.pt"),
+    proc = subprocess.run([sys.executable, "-m", "splendor_rl.league", "--url", url, *TINY, "--save", str(tmp_path / "w.pt"),
                            "--log-csv", str(tmp_path / "curve.csv"), *args],
                           capture_output=True, text=True, timeout=HANG, env=subprocess_env())
     assert proc.returncode == 0, proc.stderr
@@ -75,6 +74,6 @@ def test_imitation_warm_start_then_ppo(url, tmp_path):
 
 
 def test_refuses_bad_weights(tmp_path):
-    proc = subprocess.run([sys.executable, str(LEAGUE), "--opponents", "greedy=-1"], capture_output=True,
-                          text=True, timeout=HANG, env=subprocess_env())
+    proc = subprocess.run([sys.executable, "-m", "splendor_rl.league", "--opponents", "greedy=-1"],
+                          capture_output=True, text=True, timeout=HANG, env=subprocess_env())
     assert proc.returncode == 2 and "weights" in proc.stderr

@@ -2,7 +2,7 @@
 against a schedule of opponents (built-in bots and frozen snapshots of the learner), all in a wall-clock budget.
 One file, CleanRL style; the network is splendor_rl.policy.MLPPolicy, so checkpoints load in evaluate and arena.
 
-    python examples/league.py --minutes 30 --save /tmp/league.pt --log-csv /tmp/league.csv --logdir /tmp/tb
+    python -m splendor_rl.league --minutes 30 --save /tmp/league.pt --log-csv /tmp/league.csv --logdir /tmp/tb
     python -m splendor_rl.arena --entrant greedy me=/tmp/league.pt --format gauntlet --hero me --deals 500
 
 Phase 1, imitation (`--imitate-minutes`, 0 to skip): `--imitate-envs` games against `--imitate-opponent` bots; at
@@ -42,10 +42,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 import torch.optim as optim
 
-import splendor_rl
-from splendor_rl import cli
-from splendor_rl.evaluate import play, wilson
-from splendor_rl.policy import MLPPolicy, save_checkpoint
+from . import cli, derive_seed, make_vec
+from .evaluate import play, wilson
+from .policy import MLPPolicy, save_checkpoint
 
 
 def weights(text: str) -> dict[str, float]:
@@ -65,7 +64,7 @@ def weights(text: str) -> dict[str, float]:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = cli.parser(__doc__)
+    p = cli.parser(__doc__, "python -m splendor_rl.league")
     p.add_argument("--env", default="splendor-v1", help="splendor-v1 or splendor-duel-v1")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=1, help="seeds torch, numpy, random and the training envs")
@@ -198,7 +197,7 @@ def imitation_loss(model: MLPPolicy, batch) -> tuple[torch.Tensor, torch.Tensor,
 
 def imitate(args, model, optimizer, buffer, clock, evaluator, log) -> int:
     """Phase 1 (DAgger); returns the env steps played."""
-    envs = splendor_rl.make_vec(args.env, num_envs=args.imitate_envs, seed=args.seed, url=args.url, mode="vs_bots",
+    envs = make_vec(args.env, num_envs=args.imitate_envs, seed=args.seed, url=args.url, mode="vs_bots",
                                 bots=args.imitate_opponent, players=args.players, reward=args.reward,
                                 autoreset="same_step")
     n = args.imitate_envs
@@ -210,7 +209,7 @@ def imitate(args, model, optimizer, buffer, clock, evaluator, log) -> int:
     while clock() < args.imitate_minutes and not (args.imitate_rounds and rounds >= args.imitate_rounds):
         for _ in range(args.imitate_steps):
             obs, mask = obs.copy(), infos["action_mask"].copy()  # the reply's arrays are read-only views
-            label = envs.bot_actions(args.teacher, seed=splendor_rl.derive_seed(args.seed, steps))
+            label = envs.bot_actions(args.teacher, seed=derive_seed(args.seed, steps))
             rows = buffer.add(obs, mask, label)
             with torch.no_grad():
                 own = model.act_value(model.prep(obs), torch.from_numpy(mask))[0].numpy()
@@ -250,7 +249,7 @@ class Rollout:
     def __init__(self, args, kind: str, seed: int):
         self.kind, self.selfplay, self.n = kind, kind == "self", args.num_envs
         options = dict(mode="self_play", obs_seats="all") if self.selfplay else dict(mode="vs_bots", bots=kind)
-        self.envs = splendor_rl.make_vec(args.env, num_envs=self.n, seed=seed, url=args.url, players=args.players,
+        self.envs = make_vec(args.env, num_envs=self.n, seed=seed, url=args.url, players=args.players,
                                          reward=args.reward, autoreset="same_step", **options)
         self.players = args.players
         self.obs, self.infos = self.envs.reset(seed=seed)
@@ -277,7 +276,7 @@ class Rollout:
 def ppo(args, model, optimizer, buffer, clock, evaluator, log, env_steps: int, obs_dim: int, num_actions: int):
     """Phase 2 until the budget is spent; returns the env steps played in all."""
     kinds = sorted(set(args.opponents) | set(args.opponents_end))
-    rollouts = {k: Rollout(args, k, splendor_rl.derive_seed(args.seed, 1, j)) for j, k in enumerate(kinds)}
+    rollouts = {k: Rollout(args, k, derive_seed(args.seed, 1, j)) for j, k in enumerate(kinds)}
     pool: list[MLPPolicy] = []
 
     def snapshot() -> None:
@@ -452,7 +451,7 @@ def main(argv=None) -> int:
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
-    probe = splendor_rl.make_vec(args.env, num_envs=1, seed=args.seed, url=args.url, players=args.players)
+    probe = make_vec(args.env, num_envs=1, seed=args.seed, url=args.url, players=args.players)
     obs_dim, num_actions, layout = probe.single_observation_space.shape[0], probe.single_action_space.n, probe.layout
     probe.close()
     model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation,

@@ -1,7 +1,7 @@
 """Masked PPO for splendor-v1 (or `--env splendor-duel-v1`) against the server's built-in bots: one file, CleanRL
 style (cleanrl/ppo.py).
 
-    python examples/ppo.py --total-timesteps 4194304 --save /tmp/ppo.pt          # starts a local server
+    python -m splendor_rl.ppo --total-timesteps 4194304 --save /tmp/ppo.pt          # starts a local server
     python -m splendor_rl.evaluate --policy /tmp/ppo.pt --opponent random --games 1000   # on the checkpoint's env
 
 The learner owns one seat of each 2-player game (drawn per episode from the episode seed); the bots play the
@@ -14,8 +14,8 @@ Training proceeds a rollout (`--num-envs` × `--num-steps` env steps) at a time,
 
 Checkpoints and resuming (exactly):
 
-    python examples/ppo.py --checkpoint /tmp/ppo-state.pt --checkpoint-every 50 ...   # killed at some point
-    python examples/ppo.py --resume /tmp/ppo-state.pt          # the same run goes on, saving to the same path
+    python -m splendor_rl.ppo --checkpoint /tmp/ppo-state.pt --checkpoint-every 50 ...   # killed at some point
+    python -m splendor_rl.ppo --resume /tmp/ppo-state.pt          # the same run goes on, saving to the same path
 
 A checkpoint holds the full training state: weights, optimizer, counters, recent win record, and the torch, numpy
 and Python random generators. The games in progress live in the server and cannot be saved, so with
@@ -40,10 +40,9 @@ import torch.nn as nn
 import torch.optim as optim
 from tqdm import tqdm
 
-import splendor_rl
-from splendor_rl import cli
-from splendor_rl.evaluate import play, wilson
-from splendor_rl.policy import MLPPolicy, save_checkpoint
+from . import cli, derive_seed, make_vec
+from .evaluate import play, wilson
+from .policy import MLPPolicy, save_checkpoint
 
 # A resumed run takes the arguments that say where and how this process runs from its command line, the output
 # paths from its command line when given there, and every other argument (they shape the run) from the checkpoint.
@@ -52,7 +51,7 @@ OUTPUT_ARGS = {"save", "log_csv", "checkpoint"}
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = cli.parser(__doc__)
+    p = cli.parser(__doc__, "python -m splendor_rl.ppo")
     p.add_argument("--env", default="splendor-v1", help="the env id: splendor-v1 or splendor-duel-v1")
     p.add_argument("--seed", type=int, default=1, help="seeds torch, numpy, random and the training envs")
     p.add_argument("--total-timesteps", type=int, default=6_291_456, help="learner decisions, over all envs: a "
@@ -129,7 +128,7 @@ def set_rng_state(state: dict) -> None:
 def env_seed(args: argparse.Namespace, update: int) -> int:
     """The seed every env is reset with before update `update` (0-based): --seed first, then one derived from
     (seed, update) at each checkpoint boundary, so that a resumed run deals what the straight run dealt."""
-    return args.seed if update == 0 else splendor_rl.derive_seed(args.seed, update)
+    return args.seed if update == 0 else derive_seed(args.seed, update)
 
 
 def load_resume(args: argparse.Namespace) -> dict | None:
@@ -156,7 +155,7 @@ def main(argv=None) -> int:
     # Without --url, the envs and the evaluations share this process's local server. same_step autoreset: the step
     # that ends an episode returns the next episode's first observation, so every stored transition is a real
     # decision and `dones` marks where the GAE recursion stops.
-    envs = splendor_rl.make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
+    envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
                                 bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step",
                                 features=args.features)
     obs_dim = envs.single_observation_space.shape[0]

@@ -1,7 +1,7 @@
 """AlphaZero (expert iteration) for Splendor and Splendor Duel on a CPU: one file, CleanRL style.
 
-    python examples/alphazero.py --env splendor-v1 --minutes 30 --out runs/az          # starts a local server
-    python examples/alphazero.py --resume runs/az/state.pt --minutes 60                 # the same run goes on
+    python -m splendor_rl.alphazero --env splendor-v1 --minutes 30 --out runs/az          # starts a local server
+    python -m splendor_rl.alphazero --resume runs/az/state.pt --minutes 60                 # the same run goes on
     python -m splendor_rl.evaluate --policy runs/az/net.safetensors --opponent greedy --games 400
 
 Self-play: every env of a vector env (self-play mode, every seat played by the network) is searched at once by the
@@ -13,9 +13,9 @@ or `playouts`, the guided search on greedy playouts): expert iteration's first e
 joins its game's trajectory with the search's improved policy and root value; when the game ends, every position
 gets its value target (`--value-target`: the search's root value by default, which teaches the value far more than
 the game's outcome does: docs/training.md) and enters a replay buffer. At 3 and 4 players the value head predicts
-every seat's value from the seat to play's view (`--value-head`), and the search backs each seat's up as max-n. Training: each round, `--updates` Adam
-steps on minibatches drawn uniformly from the buffer, minimizing cross-entropy to the improved policy plus the
-value's squared error. They run in a thread of their own while the round's searches run (the learner and the
+every seat's value from the seat to play's view (`--value-head`), and the search backs each seat's up as max-n.
+Training: each round, `--updates` Adam steps on minibatches drawn uniformly from the buffer, minimizing
+cross-entropy to the improved policy plus the value's squared error. They run in a thread of their own while the round's searches run (the learner and the
 searches each take a core: torch computes without Python's lock), on the buffer as the round began, and the searches
 play the network the last round's steps left; the round's finished games join the buffer when both are done. A
 run is as reproducible as one that searched and trained in turn: the same seeds give the same weights, whatever
@@ -59,12 +59,10 @@ import torch.nn.functional as F
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-import splendor_rl
-from splendor_rl import cli
-from splendor_rl import pvnet
-from splendor_rl.errors import BadOption
-from splendor_rl.evaluate import play, wilson
-from splendor_rl.seeds import derive_seed
+from . import cli, make_vec, pvnet
+from .errors import BadOption
+from .evaluate import play, wilson
+from .seeds import derive_seed
 
 # A resume takes these from its command line; every other argument from the checkpoint unless given again (a long
 # run may lower its learning rate, search more…), but for FIXED_ARGS, which shape the network, the envs and the seeds.
@@ -74,7 +72,7 @@ CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"] 
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = cli.parser(__doc__)
+    p = cli.parser(__doc__, "python -m splendor_rl.alphazero")
     p.add_argument("--env", default="splendor-v1", help="splendor-v1 or splendor-duel-v1")
     p.add_argument("--players", type=int, default=2, help="Splendor's players (2–4)")
     p.add_argument("--features", choices=["none", "derived"], default="derived", help="the env's derived block")
@@ -207,7 +205,7 @@ def evaluator(net: pvnet.PolicyValueNet):
 
 def sample_scale(args) -> np.ndarray:
     """Observation multipliers from 64 games of random play (seeded: the same on every run)."""
-    envs = splendor_rl.make_vec(args.env, num_envs=64, seed=derive_seed(args.seed, 1), url=args.url,
+    envs = make_vec(args.env, num_envs=64, seed=derive_seed(args.seed, 1), url=args.url,
                                 autoreset="same_step", **env_options(args))
     obs, infos = envs.reset()
     rng, seen = np.random.default_rng(args.seed), [obs]
@@ -374,7 +372,7 @@ def check_teacher(envs, args) -> None:
         try:
             envs.bot_actions(args.teacher, env_ids=[0], targets=True)
         except BadOption as exc:
-            sys.exit(f"alphazero.py: --teacher {args.teacher}: {exc}")
+            sys.exit(f"python -m splendor_rl.alphazero: --teacher {args.teacher}: {exc}")
 
 
 def main(argv=None) -> None:
@@ -382,7 +380,7 @@ def main(argv=None) -> None:
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
-    envs = splendor_rl.make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
+    envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
                                 autoreset="same_step", **env_options(args))
     obs, infos = envs.reset()
     check_teacher(envs, args)
