@@ -53,6 +53,11 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from .extras import command
+
+# Before the imports it names: without them, one line.
+command("python -m splendor_rl.alphazero", "train", "torch", "tqdm", "tensorboard", "safetensors")
+
 import numpy as np
 import torch
 import torch.nn.functional as F

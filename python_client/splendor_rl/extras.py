@@ -28,3 +28,12 @@ def require(what: str, extra: str, *modules: str) -> list[ModuleType]:
                 raise
             raise MissingExtra(what, exc.name, extra) from None
     return imported
+
+
+def command(prog: str, extra: str, *modules: str) -> None:
+    """For a command line (`python -m …`) whose module imports its extra's modules at the top: call it first, so
+    that a missing one ends the command with one line (exit status 1), not an import traceback."""
+    try:
+        require(prog, extra, *modules)
+    except MissingExtra as exc:
+        raise SystemExit(str(exc)) from None

@@ -36,6 +36,11 @@ import random
 import sys
 import time
 
+from .extras import command
+
+# Before the imports it names: without them, one line.
+command("python -m splendor_rl.league", "train", "torch", "tensorboard")
+
 import numpy as np
 import torch
 import torch.nn as nn

@@ -34,6 +34,11 @@ import sys
 import time
 from collections import deque
 
+from .extras import command
+
+# Before the imports it names: without them, one line.
+command("python -m splendor_rl.ppo", "train", "torch", "tqdm")
+
 import numpy as np
 import torch
 import torch.nn as nn

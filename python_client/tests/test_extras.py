@@ -55,3 +55,10 @@ def test_make_aec_without_pettingzoo_names_the_extra(monkeypatch):
     with pytest.raises(splendor_rl.MissingExtra, match=r"^make_aec needs pettingzoo \(the 'pettingzoo' extra\): "
                                                        r"pip install 'splendor_rl\[pettingzoo\]'$"):
         splendor_rl.make_aec()
+
+
+@pytest.mark.parametrize("trainer", ["alphazero", "ppo", "league"])
+def test_a_trainer_without_torch_is_one_line(trainer):
+    proc = without(["torch"], f"splendor_rl.{trainer}", "--help")
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == f"python -m splendor_rl.{trainer} {TRAIN}"
