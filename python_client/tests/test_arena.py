@@ -6,11 +6,12 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from splendor_rl.arena import Entrant, main, parse_entrant, places, run
+from splendor_rl.arena import BUILT_IN_BOTS, Entrant, main, parse_entrant, places, run
 from splendor_rl.arena_replay import game_notation
 from splendor_rl.arena_report import build_report
 from splendor_rl.vector import SplendorVectorEnv
@@ -236,3 +237,24 @@ def test_networks_with_and_without_the_features_block_meet(url, tmp_path, capsys
     with pytest.raises(SystemExit):
         main(["--url", url, *entrants, "random", "--players", "3", "--deals", "1", "--no-progress"])
     assert "trained with 2 players, not 3" in capsys.readouterr().err
+
+
+def test_the_docs_list_every_kind_of_entrant():
+    """docs/arena.md's entrant table names every bot kind the arena takes, and both kinds of network file."""
+    table = (Path(__file__).resolve().parents[2] / "docs" / "arena.md").read_text().split("## Entrants", 1)[1]
+    specs = " ".join(line.split(" | ")[0] for line in table.splitlines() if line.startswith("| `"))
+    for kind in BUILT_IN_BOTS:
+        assert f"`{kind}" in specs, kind
+    assert "`name=path.pt`" in specs and "`name=path.safetensors`" in specs
+
+
+def test_the_tools_know_the_servers_bots(url):
+    """The arena's and evaluate's bot kinds are the server's (hello's `bots` choices), `baseline+search` being
+    `baseline` searching and `random` evaluate's own policy."""
+    from splendor_rl import Connection
+    from splendor_rl.evaluate import BOTS
+
+    with Connection(url) as connection:
+        bots = next(o for o in connection.hello["env_options"]["splendor-v1"] if o["name"] == "bots")
+    assert set(BUILT_IN_BOTS) - {"baseline+search"} == set(bots["choices"])
+    assert set(BOTS) == set(BUILT_IN_BOTS) - {"random"}

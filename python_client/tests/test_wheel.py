@@ -77,11 +77,11 @@ def user(wheel, tmp_path_factory) -> User:
     return User(tmp_path_factory.mktemp("user"), wheel)
 
 
-def readme_example() -> str:
-    """The README's Python example: its first ```python block."""
-    match = re.search(r"^```python\n(.*?)^```", (REPO / "README.md").read_text(), re.S | re.M)
-    assert match, "README.md has no ```python block"
-    return match.group(1)
+def readme_examples() -> list[str]:
+    """The README's Python examples: its ```python blocks."""
+    blocks = re.findall(r"^```python\n(.*?)^```", (REPO / "README.md").read_text(), re.S | re.M)
+    assert blocks, "README.md has no ```python block"
+    return blocks
 
 
 def elf_facts(binary: bytes) -> tuple[int, set[int]]:
@@ -116,11 +116,12 @@ def test_base_install_leaves_the_large_extras_out(user):
     assert not user.base_packages & EXTRAS_LEFT_OUT
 
 
-def test_readme_example_runs_on_the_bundled_server(user):
+def test_readme_examples_run_on_the_bundled_server(user):
     site = user.run("python", "-c", "import splendor_rl; print(splendor_rl.find_binary())").strip()
     assert Path(site).is_relative_to(user.venv) and Path(site).parent.name == "bin", site
-    (user.home / "example.py").write_text(readme_example())
-    user.run("python", "example.py")
+    for k, block in enumerate(readme_examples()):
+        (user.home / f"example{k}.py").write_text(block)
+        assert user.run("python", f"example{k}.py").strip(), "each example prints what it did"
 
 
 def test_console_scripts_exec_the_bundled_binaries(user):
