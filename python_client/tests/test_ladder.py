@@ -75,7 +75,8 @@ def test_the_published_reach_is_the_fields():
     for (env, players), field in ladder.FIELDS.items():
         row = re.search(rf"^\| {env}, {players} players \|(.*)\|$", text, re.M)[1]
         published = [int(cell.strip().removeprefix("± ")) for cell in row.split("|")]
-        computed = [round((high - low) / 2) for low, high in (ladder.reach(list(field.values()), r) for r in ratings)]
+        computed = [round((high - low) / 2) for low, high in (ladder.reach(list(field.values()), r, players=players)
+                                                              for r in ratings)]
         assert published == computed, env
 
 
