@@ -614,3 +614,19 @@ def test_the_hint_comes_from_the_strongest_bot_of_the_table(page, base):
     page.click("#hint")
     page.wait_for_selector("button.move.hinted")
     assert [op["bot"] for op in ops if op["op"] == "bot_actions"][-1] == "baseline+search:1024"
+
+
+def test_the_end_of_a_duel_game_shows_the_page_from_its_top(page, base):
+    start_game(page, base, "env=splendor-duel-v1&seed=6&bot=random&seat=0&delay=0")
+    page.wait_for_selector("button.move")
+    assert page.evaluate("document.documentElement.scrollHeight > innerHeight"), "a page that cannot scroll tells nothing"
+    rng = random.Random(6)
+    while page.evaluate("document.body.dataset.play") != "over":  # the moves' list at the page's foot, in sight
+        page.wait_for_selector("body[data-play=over], body[data-play=your-move] button.move", timeout=20_000)
+        if page.evaluate("document.body.dataset.play") == "your-move":
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            moves = page.locator("button.move")
+            moves.nth(rng.randrange(moves.count())).click(no_wait_after=True)
+    page.wait_for_selector("#save-replay")
+    assert page.evaluate("scrollY") == 0
+    assert "Winner: " in page.inner_text("#decision")

@@ -110,6 +110,7 @@ export class Play {
     if (this.stopped) return;
     const { view: finalView, result } = frames.at(-1);
     this.show(finalView, "over");
+    window.scrollTo({ top: 0 }); // the header, the final table and the result in sight, wherever the game left the page
     const lines = [...frames.slice(0, -1).map((frame) => frame.decision), result];
     const file = new Blob(lines.map(jsonLine), { type: "application/jsonl" });
     this.ui.controls.replaceChildren(
