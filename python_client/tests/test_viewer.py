@@ -619,7 +619,7 @@ def test_the_hint_comes_from_the_strongest_bot_of_the_table(page, base):
 def test_the_end_of_a_duel_game_shows_the_page_from_its_top(page, base):
     start_game(page, base, "env=splendor-duel-v1&seed=6&bot=random&seat=0&delay=0")
     page.wait_for_selector("button.move")
-    assert page.evaluate("document.documentElement.scrollHeight > innerHeight"), "a page that cannot scroll tells nothing"
+    assert page.evaluate("document.documentElement.scrollHeight > innerHeight"), "a page that cannot scroll: no test"
     rng = random.Random(6)
     while page.evaluate("document.body.dataset.play") != "over":  # the moves' list at the page's foot, in sight
         page.wait_for_selector("body[data-play=over], body[data-play=your-move] button.move", timeout=20_000)
