@@ -218,12 +218,11 @@ func (t *tree[S, G]) playOut(rollout Kind) {
 }
 
 // backUp credits every node of the path with its choosing seat's outcome; a
-// playout cut short counts as a draw.
+// playout cut short counts as a draw among all (a share of 1/N each, as the
+// guided search's playouts count it).
 func (t *tree[S, G]) backUp(outcome Outcome) {
-	if !G(&t.game).Over() {
-		for i := range outcome {
-			outcome[i] = 0.5
-		}
+	if g := G(&t.game); !g.Over() {
+		outcome = Shares(0, g.Seats())
 	}
 	for _, s := range t.path {
 		n := &t.nodes[s.node]

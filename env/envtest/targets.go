@@ -11,9 +11,9 @@ import (
 // botTargetsAreTheSearchsVisits: an mcts bot's targets come with the very
 // action BotActions advises; each policy row is a distribution over the
 // legal actions whose most visited action is the one played, every seat's
-// value is on the rewards' scale (the seat to play's first), an env
-// waiting for a reset gets −1, zeros and 0, the same seed gives the same
-// targets, and a bot without a search is refused.
+// value is on the rewards' scale (the seat to play's first; they add up
+// to zero), an env waiting for a reset gets −1, zeros and 0, the same seed
+// gives the same targets, and a bot without a search is refused.
 func botTargetsAreTheSearchsVisits(t *testing.T, c Case) {
 	v, err := env.Make(c.ID, c.NumEnvs, c.Options, 31, nil)
 	require.NoError(t, err)
@@ -43,10 +43,13 @@ func botTargetsAreTheSearchsVisits(t *testing.T, c Case) {
 		players := v.Spec.Players
 		seats := targets.Values[i*players : (i+1)*players]
 		require.Equal(t, targets.Value[i], seats[0], "env %d: every seat's values, the seat to play's first", i)
+		sum := float32(0)
 		for _, value := range seats {
 			require.GreaterOrEqual(t, value, -1/float32(players-1), "env %d: %v", i, seats)
 			require.LessOrEqual(t, value, float32(1), "env %d: %v", i, seats)
+			sum += value
 		}
+		require.InDelta(t, 0, sum, 1e-4, "env %d: every outcome's shares add up to 1: %v", i, seats)
 	}
 	_, _, err = v.BotTargets(nil, "greedy", 5, nil)
 	require.ErrorIs(t, err, env.ErrBadOption)
