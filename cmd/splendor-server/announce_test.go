@@ -16,7 +16,7 @@ import (
 func TestStartLinesNameDocumentsEveryoneCanRead(t *testing.T) {
 	var out bytes.Buffer
 	announce(&out, "127.0.0.1:8765", []string{"splendor-v1-2p.safetensors"})
-	named := regexp.MustCompile(regexp.QuoteMeta(docs) + `([\w./-]+\.md)`).FindAllStringSubmatch(out.String(), -1)
+	named := regexp.MustCompile(regexp.QuoteMeta(docs)+`([\w./-]+\.md)`).FindAllStringSubmatch(out.String(), -1)
 	require.Len(t, named, 3, out.String())
 	for _, m := range named {
 		_, err := os.Stat(filepath.Join("..", "..", m[1]))
