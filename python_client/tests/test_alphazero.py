@@ -139,6 +139,9 @@ def test_alphazero_curve_and_network_play(url, tmp_path, env_id):
     policy, opponent, wins, games, _ = parse(evaluate(url, "--policy", str(tmp_path / "net.safetensors"),
                                                       "--opponent", "greedy", "--games", "6"))
     assert (opponent, games) == ("greedy", 6)
+    rated = run("-m", "splendor_rl.ladder", f"az={tmp_path / 'net.safetensors'}", "--deals", "1", "--url", url)
+    assert rated.returncode == 0 and rated.stdout.startswith(f"ladder rating of az on {env_id}, 2 players: "), \
+        rated.stderr
 
 
 def test_evaluate_refuses_a_network_of_other_players_in_one_line(url, tmp_path):
