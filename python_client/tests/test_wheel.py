@@ -11,6 +11,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -142,3 +143,57 @@ def test_tools_run_as_modules(user):
     user.run("python", "-m", "pip", "install", "-q", f"splendor_rl[arena] @ {user.wheel.as_uri()}")
     assert "greedy" in user.run("python", "-m", "splendor_rl.arena", "--entrant", "random", "greedy",
                                 "--deals", "1", "--no-progress")
+
+
+# The training docs' commands, each cut short: later flags override the documented ones.
+SHORT = {
+    "alphazero": ["--minutes", "0", "--num-envs", "8", "--simulations", "4", "--hidden", "16", "--teacher-rounds",
+                  "2", "--min-buffer", "16", "--batch-size", "16", "--eval-every", "0", "--no-progress"],
+    "league": ["--minutes", "10", "--updates", "1", "--num-envs", "8", "--num-steps", "16", "--eval-games", "4",
+               "--eval-minutes", "0", "--imitate-rounds", "2", "--imitate-envs", "8", "--imitate-steps", "4",
+               "--teacher", "mcts:10"],
+    "arena": ["--deals", "1", "--no-progress"],
+    "ladder": ["--deals", "1"],
+}
+
+
+def training_commands() -> list[list[str]]:
+    """The `python -m splendor_rl.…` commands of docs/training.md's shell blocks, in order, as argument lists
+    without their `--url` (the wheel's own server plays) or comments; those that resume the repository's committed
+    checkpoints need a clone and are left out."""
+    text = (REPO / "docs" / "training.md").read_text()
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M):
+        for line in re.sub(r"\\\n\s*", " ", block).splitlines():
+            args = line.split("#")[0].split()
+            if args[:2] == ["python", "-m"] and "checkpoints/" not in line:
+                if "--url" in args:
+                    del args[args.index("--url"):args.index("--url") + 2]
+                commands.append(args)
+    return commands
+
+
+def test_the_training_docs_commands_run_from_the_wheel(user):
+    """The commands a wheel user with the `train` extra runs from docs/training.md, in order, short: AlphaZero and
+    its resume, the ladder of its network, the league and the arena of its checkpoint. The extras' packages (PyTorch
+    and the rest, gigabytes, and the arena's) are lent from this test's own environment by a .pth file that puts
+    them after the user's own, rather than installed a second time; splendor_rl and the server are the wheel's."""
+    site = Path(user.run("python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
+    lent = site / "lent-train-extra.pth"
+    lent.write_text(f"{sysconfig.get_paths()['purelib']}\n")
+    try:
+        where = user.run("python", "-c", "import splendor_rl, torch; print(splendor_rl.__file__)").strip()
+        assert Path(where).is_relative_to(user.venv), where
+        commands = training_commands()
+        assert [c[2].removeprefix("splendor_rl.") for c in commands] == ["league", "arena", "arena", "alphazero",
+                                                                         "alphazero", "ladder"]
+        rounds = 2
+        for command in commands:
+            tool = command[2].removeprefix("splendor_rl.")
+            extra = SHORT[tool] + (["--rounds", str(rounds)] if tool == "alphazero" else [])
+            rounds += 2
+            out = user.run(*command, *extra, timeout=600)
+            assert out.strip(), command
+        assert (user.home / "runs" / "az" / "net.safetensors").is_file() and (user.home / "duel.pt").is_file()
+    finally:
+        lent.unlink()
