@@ -74,16 +74,23 @@ func TestGuidedBatchResults(t *testing.T) {
 	}
 }
 
+// waitingSearch is a search of 8 simulations of 3 envs made with opts
+// waiting for its first evaluations, the same search run to its end with
+// uniformEvaluations, and the envs' number of actions.
+func waitingSearch(t *testing.T, opts env.Options) (clean, b *env.GuidedBatch, actions int) {
+	v := guidedVector(t, 3, opts)
+	set := bots.DefaultGuided
+	set.Simulations = 8
+	clean = runGuided(t, v, set)
+	b, err := v.StartGuided(nil, set, 3, nil)
+	require.NoError(t, err)
+	return clean, b, v.Spec.NumActions
+}
+
 // A bad evaluation is refused naming its row, and changes nothing: the
 // search answered correctly afterwards ends as if it never came.
 func TestGuidedBatchRefusesBadEvaluations(t *testing.T) {
-	v := guidedVector(t, 3, nil)
-	set := bots.DefaultGuided
-	set.Simulations = 8
-	clean := runGuided(t, v, set)
-	b, err := v.StartGuided(nil, set, 3, nil)
-	require.NoError(t, err)
-	na := v.Spec.NumActions
+	clean, b, na := waitingSearch(t, nil)
 	priors, values := uniformEvaluations(b, na)
 	require.ErrorIs(t, b.Evaluate(priors[na:], values), env.ErrBadShape)
 	for name, spoil := range map[string]func(p, v []float32){
@@ -156,19 +163,13 @@ func TestGuidedBatchTakesEverySeatsValues(t *testing.T) {
 // Values of another width, or one seat's out of range, are refused naming
 // the leaf; nothing changes.
 func TestGuidedBatchRefusesBadSeatValues(t *testing.T) {
-	v := guidedVector(t, 3, env.Options{"players": 3})
-	set := bots.DefaultGuided
-	set.Simulations = 8
-	clean := runGuided(t, v, set)
-	b, err := v.StartGuided(nil, set, 3, nil)
-	require.NoError(t, err)
-	na := v.Spec.NumActions
+	clean, b, na := waitingSearch(t, env.Options{"players": 3})
 	priors, values := uniformEvaluations(b, na)
 	seats := spreadValues(values, 3)
 	require.ErrorIs(t, b.Evaluate(priors, append(seats, 0, 0)), env.ErrBadShape, "two more values: neither [L] nor [L, 3]")
 	spoiled := append([]float32(nil), seats...)
 	spoiled[3+2] = -1.5 // leaf 1, its third seat
-	err = b.Evaluate(priors, spoiled)
+	err := b.Evaluate(priors, spoiled)
 	require.ErrorIs(t, err, env.ErrBadEvaluation)
 	require.Contains(t, err.Error(), "leaf 1 (env 1): value -1.5 (column 2)")
 	for !b.Done() {
