@@ -47,6 +47,7 @@ FIELDS: dict[tuple[str, int], dict[str, float]] = {
     ("splendor-duel-v1", 2): {"random": 53.1, "greedy": 1000.0, "mcts:200": 1323.4, "mcts": 1986.3,
                               "baseline@2026-11-26": 1923.0, "baseline@2026-11-26+search:1024": 2446.0},
     ("splendor-v1", 3): {"random": 566.2, "greedy": 1000.0, "mcts:200": 1064.9, "mcts": 1319.1},
+    ("splendor-v1", 4): {"random": 611.5, "greedy": 1000.0, "mcts:200": 945.5, "mcts": 1303.9},
 }
 ANCHOR = "greedy"
 BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows
