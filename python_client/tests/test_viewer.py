@@ -19,7 +19,7 @@ from splendor_rl.arena_replay import ReplayWriter, game_notation
 from splendor_rl.codec import to_numpy, unpack
 from splendor_rl.server import find_binary
 
-from .conftest import metric
+from .conftest import REPO, metric
 
 from playwright import sync_api  # the test extra installs it
 
@@ -581,22 +581,46 @@ def offered_bots(page) -> list[str]:
     return page.locator("#play-bot option").all_inner_texts()
 
 
-def test_the_form_offers_only_bots_that_can_play_the_table(page, base):
-    page.goto(base + "#play")
-    page.wait_for_selector("body[data-play=form]")
-    network = ["baseline", "baseline+search:64", "baseline+search:1024"]
-    assert offered_bots(page) == ["random", "greedy", "mcts", *network]  # hello lists a 2-player network
-    page.fill("#play-setup [name=players]", "3")
+@pytest.fixture(scope="module")
+def two_player_networks(tmp_path_factory):
+    """A server whose baselines are the shipped 2-player networks only: its 3-player tables have no network."""
+    folder = tmp_path_factory.mktemp("two-player-baselines")
+    for path in (REPO / "baselines").glob("*-2p*.safetensors"):
+        (folder / path.name).write_bytes(path.read_bytes())
+    with splendor_rl.LocalServer(args=("--log-level", "warn", "--baselines", str(folder))) as server:
+        yield server.url.replace("ws://", "http://").removesuffix("/ws") + "/"
+
+
+NETWORK = ["baseline", "baseline+search:64", "baseline+search:1024"]
+
+
+def choose_players(page, players: int) -> None:
+    page.fill("#play-setup [name=players]", str(players))
     page.dispatch_event("#play-setup [name=players]", "input")
+
+
+def test_the_form_offers_only_bots_that_can_play_the_table(page, two_player_networks):
+    page.goto(two_player_networks + "#play")
+    page.wait_for_selector("body[data-play=form]")
+    assert offered_bots(page) == ["random", "greedy", "mcts", *NETWORK]  # hello lists a 2-player network
+    choose_players(page, 3)
     assert offered_bots(page) == ["random", "greedy", "mcts"], "no network plays 3 players"
     assert page.input_value("#play-bot") == "greedy"
     page.select_option("#play-env", "splendor-duel-v1")
-    assert offered_bots(page) == ["random", "greedy", "mcts", *network]
+    assert offered_bots(page) == ["random", "greedy", "mcts", *NETWORK]
 
 
-def test_a_failed_game_says_why_and_offers_a_new_game(page, base):
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_networks_play_every_splendor_table(page, base, players):
+    page.goto(base + "#play")
+    page.wait_for_selector("body[data-play=form]")
+    choose_players(page, players)
+    assert offered_bots(page) == ["random", "greedy", "mcts", *NETWORK]
+
+
+def test_a_failed_game_says_why_and_offers_a_new_game(page, two_player_networks):
     # A link may name a bot the table cannot play (it fills the form as it is): the bot's first move is refused.
-    start_game(page, base, "env=splendor-v1&seed=2&bot=baseline&seat=1&players=3&delay=0")
+    start_game(page, two_player_networks, "env=splendor-v1&seed=2&bot=baseline&seat=1&players=3&delay=0")
     page.wait_for_selector("body[data-play=error]")
     assert "no baseline network for splendor-v1 with 3 players" in page.inner_text("#situation")
     assert "thinking" not in page.inner_text("#situation")
