@@ -39,6 +39,11 @@ def browser():
 
 @pytest.fixture(scope="module")
 def base(url) -> str:
+    """The session server's viewer."""
+    return viewer_address(url)
+
+
+def viewer_address(url: str) -> str:
     """The viewer's address: the server's, over HTTP."""
     return url.replace("ws://", "http://").removesuffix("/ws") + "/"
 
@@ -448,7 +453,7 @@ def test_play_duel_shows_bot_decisions_and_hints(page, base):
 def test_a_server_token_is_asked_for(browser):
     with splendor_rl.LocalServer(args=("--log-level", "warn", "--token", "open sesame")) as server:
         page = browser.new_page()
-        page.goto(server.url.replace("ws://", "http://").removesuffix("/ws") + "/#play")
+        page.goto(viewer_address(server.url) + "#play")
         page.wait_for_selector("#token-form:not([hidden])")
         assert "token" in page.inner_text("#status")
         page.fill("#token", "open sesame")
@@ -501,7 +506,7 @@ def test_the_viewer_cannot_be_framed_and_loads_only_its_own_files(page, base):
 def test_a_link_alone_starts_nothing(page, link):
     # A server of its own: the metrics count this page's requests only, not those of a game another test left.
     with splendor_rl.LocalServer(args=("--log-level", "warn")) as server:
-        link_starts_nothing(page, server.url.replace("ws://", "http://").removesuffix("/ws") + "/", link)
+        link_starts_nothing(page, viewer_address(server.url), link)
 
 
 def link_starts_nothing(page, base: str, link: str) -> None:
@@ -588,7 +593,7 @@ def two_player_networks(tmp_path_factory):
     for path in (REPO / "baselines").glob("*-2p*.safetensors"):
         (folder / path.name).write_bytes(path.read_bytes())
     with splendor_rl.LocalServer(args=("--log-level", "warn", "--baselines", str(folder))) as server:
-        yield server.url.replace("ws://", "http://").removesuffix("/ws") + "/"
+        yield viewer_address(server.url)
 
 
 NETWORK = ["baseline", "baseline+search:64", "baseline+search:1024"]
