@@ -87,7 +87,7 @@ func (b *NetBot[S, G]) Act(bot Spec, r *rng.Rand, s *S, stop *atomic.Bool, t Tar
 	if action, ok := forced[S, G](s, t); ok {
 		return action
 	}
-	return b.search(e, int(bot.Simulations), r.Uint64(), s, stop, t)
+	return b.search(e, bot, r.Uint64(), s, stop, t)
 }
 
 func (b *NetBot[S, G]) evaluation() *evaluation {
@@ -119,9 +119,9 @@ func (b *NetBot[S, G]) argmax(e *evaluation, s *S) int {
 
 // search runs a guided search of s whose leaves the network evaluates as
 // they come (one at a time: no batching to wait for in-process).
-func (b *NetBot[S, G]) search(e *evaluation, simulations int, seed uint64, s *S, stop *atomic.Bool, t Targets) int {
+func (b *NetBot[S, G]) search(e *evaluation, bot Spec, seed uint64, s *S, stop *atomic.Bool, t Targets) int {
 	set := BaselineSearch
-	set.Simulations = simulations
+	set.Simulations, set.PlayoutWeight = int(bot.Simulations), float64(bot.Playouts)/100
 	m := b.guides.Start(set, s, seed, stop, b.observe)
 	defer m.Release()
 	for n := 1; ; n++ {

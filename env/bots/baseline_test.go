@@ -85,6 +85,28 @@ func TestBaselineSearchFindsTheWinningTakeAtNim(t *testing.T) {
 	}
 }
 
+// liesAboutNim values every position the wrong way round.
+func liesAboutNim(stones int) float32 { return -knowsNim(stones) }
+
+// A network's values mislead its search; the outcome of each leaf's
+// playout, weighed in, corrects them (not at 9 stones, too deep for 200
+// random playouts to see).
+func TestBaselineSearchWeighsPlayoutsIn(t *testing.T) {
+	net := nimNet{logits: flat, value: liesAboutNim, calls: new(atomic.Int64)}
+	for _, stones := range []int{5, 6, 7, 10, 11} {
+		take := func(name string) int {
+			spec, b := baseline(t, name, net)
+			r := rng.New(uint64(stones))
+			g := nim{stones: stones}
+			action := b.Act(spec, &r, &g, nil, bots.Targets{})
+			assert.Equal(t, nim{stones: stones}, g, "the search changed the game")
+			return action
+		}
+		assert.NotEqual(t, stones%4-1, take("baseline+search:200"), "%d stones: the lies did not mislead the search alone", stones)
+		assert.Equal(t, stones%4-1, take("baseline+search:200,playouts=1"), "%d stones: the playouts did not correct the lies", stones)
+	}
+}
+
 func TestBaselineSearchIsAFunctionOfItsStream(t *testing.T) {
 	noisy := func(stones int) [3]float32 { return [3]float32{0.3, 0.2, 0.1} }
 	net := nimNet{logits: noisy, value: func(int) float32 { return 0 }, calls: new(atomic.Int64)}
@@ -112,7 +134,7 @@ func TestBaselineSearchStopsWhenAsked(t *testing.T) {
 
 func TestBaselineAllocatesNothingOnceWarm(t *testing.T) {
 	net := nimNet{logits: takeMost, value: knowsNim, calls: new(atomic.Int64)}
-	for _, name := range []string{"baseline", "baseline+search:100"} {
+	for _, name := range []string{"baseline", "baseline+search:100", "baseline+search:100,playouts=0.5"} {
 		spec, b := baseline(t, name, net)
 		r := rng.New(1)
 		g := nim{stones: 21}

@@ -121,12 +121,16 @@ func TestParse(t *testing.T) {
 			Exploration: bots.DefaultSettings.Exploration, Rollout: bots.DefaultSettings.Rollout}},
 		"mcts:rollout=random,exploration=1.5,iterations=10": {Kind: bots.MCTS,
 			Search: bots.Settings{Iterations: 10, Exploration: 1.5, Rollout: bots.Random}},
-		"baseline":              {Kind: bots.Baseline},
-		"baseline+search:1":     {Kind: bots.Baseline, Simulations: 1},
-		"baseline+search:16384": {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
-		"gumbel":                {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
-		"puct:1":                {Kind: bots.GuidedPUCT, Simulations: 1},
-		"puct:16384":            {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
+		"baseline":                        {Kind: bots.Baseline},
+		"baseline+search:1":               {Kind: bots.Baseline, Simulations: 1},
+		"baseline+search:16384":           {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
+		"baseline+search:8,playouts=0.5":  {Kind: bots.Baseline, Simulations: 8, Playouts: 50},
+		"baseline+search:8,playouts=0.07": {Kind: bots.Baseline, Simulations: 8, Playouts: 7},
+		"baseline+search:8,playouts=1":    {Kind: bots.Baseline, Simulations: 8, Playouts: 100},
+		"baseline+search:8,playouts=0":    {Kind: bots.Baseline, Simulations: 8},
+		"gumbel":                          {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
+		"puct:1":                          {Kind: bots.GuidedPUCT, Simulations: 1},
+		"puct:16384":                      {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
 	} {
 		spec, err := bots.Parse(name)
 		require.NoError(t, err, name)
@@ -136,10 +140,27 @@ func TestParse(t *testing.T) {
 		"mcts:iterations=ten", "mcts:exploration=-1", "mcts:exploration=nan", "mcts:rollout=mcts",
 		"mcts:depth=3", "mcts:iterations=10,,", "baseline:5", "baseline+search", "baseline+search:",
 		"baseline+search:0", "baseline+search:16385", "baseline+search:x", "baseline+mcts:5",
+		"baseline+search:8,playouts=", "baseline+search:8,playouts=1.5", "baseline+search:8,playouts=-0.5",
+		"baseline+search:8,playouts=0.333", "baseline+search:8,playouts=nan", "baseline+search:8,playout=0.5",
+		"baseline+search:8,playouts=0.5,playouts=0.5", "baseline,playouts=0.5",
 		"gumbel:", "gumbel:0", "puct:16385", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)
 	}
+}
+
+// A search that plays its leaves out beside a network's evaluation counts
+// twice against max_search_iterations; one on playouts alone, once.
+func TestGuidedCostCountsPlayoutsBesideEvaluations(t *testing.T) {
+	for name, want := range map[string]int{"mcts:800": 800, "baseline": 0, "baseline+search:64": 64,
+		"baseline+search:64,playouts=0.25": 128, "puct:64": 64} {
+		assert.Equal(t, want, mcts(t, name).Cost(), name)
+	}
+	set := bots.DefaultGuided
+	assert.Equal(t, set.Simulations, set.Cost())
+	set.PlayoutWeight = 0.5
+	assert.Equal(t, 2*set.Simulations, set.Cost())
+	assert.Equal(t, bots.PlayoutGuided.Simulations, bots.PlayoutGuided.Cost())
 }
 
 // A gumbel or puct bot's search is PlayoutGuided with its selection and

@@ -106,13 +106,14 @@ func (g *Guides[S, G]) Play(set GuidedSettings, s *S, seed uint64, stop *atomic.
 }
 
 // leaf is an evaluation asked for: its node, its seat to play, how many
-// children it was given (its legal actions), and its path, steps[from:to]
-// of paths.
+// children it was given (its legal actions), its path, steps[from:to] of
+// paths, and with a PlayoutWeight, every seat's value of its playout.
 type leaf struct {
 	node     int32
 	seat     int8
 	children int16
 	from, to int32
+	playout  [MaxSeats]float32
 }
 
 // leafQueue holds the leaves out for evaluation, oldest first, and their
@@ -128,10 +129,11 @@ func (q *leafQueue) reset() { q.leaves, q.paths, q.head = q.leaves[:0], q.paths[
 // out is how many leaves are waiting for their evaluation.
 func (q *leafQueue) out() int { return len(q.leaves) - q.head }
 
-func (q *leafQueue) push(node int32, seat, children int, path []step) {
+func (q *leafQueue) push(node int32, seat, children int, path []step, playout [MaxSeats]float32) {
 	from := int32(len(q.paths))
 	q.paths = append(q.paths, path...)
-	q.leaves = append(q.leaves, leaf{node: node, seat: int8(seat), children: int16(children), from: from, to: int32(len(q.paths))})
+	q.leaves = append(q.leaves, leaf{node: node, seat: int8(seat), children: int16(children), from: from,
+		to: int32(len(q.paths)), playout: playout})
 }
 
 // pop takes the oldest leaf out, with its path (valid until the next push).
@@ -263,6 +265,8 @@ func (m *guided[S, G]) descend(obs, mask []uint8) descent {
 // ask makes node at a leaf: its children are the actions legal in this
 // deal (their priors come with its evaluation), and its path holds a visit
 // (and with several leaves out, a virtual loss) until the evaluation comes.
+// With a PlayoutWeight, the deal is then played out (after its observation
+// is written): the leaf keeps the playout's values for Expand to mix in.
 func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 	w := &m.walk
 	seat := G(&w.game).ToPlay()
@@ -272,18 +276,28 @@ func (m *guided[S, G]) ask(at int32, obs, mask []uint8) {
 	if at != 0 {
 		m.started++
 	}
-	m.queue.push(at, seat, len(w.legal), w.path)
 	m.tree.visit(w.path, m.set.LeavesPerEnv > 1)
+	var playout [MaxSeats]float32
 	if !m.set.Playouts {
 		m.observe(obs, &w.game, seat)
 		bitset.WriteBytes(mask, w.legalBits[:])
+		if m.set.PlayoutWeight > 0 {
+			playout = m.outcomeValues(m.playOut())
+		}
 	}
+	m.queue.push(at, seat, len(w.legal), w.path, playout)
 }
 
 func (m *guided[S, G]) Expand(priors, values []float32) {
 	l := m.queue.oldest()
 	m.tree.setPriors(l.node, int(l.children), priors)
-	m.answer(values[0], m.seatValues(int(l.seat), values))
+	v := m.seatValues(int(l.seat), values)
+	if λ := float32(m.set.PlayoutWeight); λ > 0 {
+		for i := range m.players {
+			v[i] = (1-λ)*v[i] + λ*l.playout[i]
+		}
+	}
+	m.answer(v[l.seat], v)
 }
 
 // evaluateByPlayout answers the leaf just asked for itself: uniform priors

@@ -19,6 +19,10 @@ type GuidedSettings struct {
 	// Playouts makes the search evaluate its own leaves: uniform priors
 	// over the legal actions and the value of a greedy playout.
 	Playouts bool
+	// PlayoutWeight mixes a greedy playout's outcome into the value of
+	// every leaf someone else evaluates, weighing it PlayoutWeight and the
+	// evaluation 1 − PlayoutWeight (AlphaGo's λ); 0: none.
+	PlayoutWeight float64
 
 	// PUCT: pb_c_init, pb_c_base, and Dirichlet noise mixed into the
 	// root's priors (dirichlet_fraction 0: none).
@@ -31,6 +35,20 @@ type GuidedSettings struct {
 	MaxNumConsideredActions  int
 	GumbelScale              float64
 	MaxvisitInit, ValueScale float64
+}
+
+// Cost is what one search of set counts against max_search_iterations.
+func (set GuidedSettings) Cost() int { return searchCost(set.Simulations, set.PlayoutWeight > 0) }
+
+// searchCost is what a guided search of sims simulations counts: a
+// simulation evaluated by a small network costs about what an mcts
+// iteration's greedy playout does, so one that plays its leaf out as well
+// counts twice.
+func searchCost(sims int, playsOut bool) int {
+	if playsOut {
+		return 2 * sims
+	}
+	return sims
 }
 
 // DefaultGuided are the settings a search starts from: mctx's defaults,

@@ -122,6 +122,37 @@ func TestGuidedFindsTheWinningTakeAtNim(t *testing.T) {
 	}
 }
 
+// nimLiar values every position the wrong way round.
+func nimLiar(obs, mask []uint8) ([]float32, []float32) {
+	priors, values := nimOracle(obs, mask)
+	return priors, []float32{-values[0]}
+}
+
+// With PlayoutWeight 1 a leaf's value is its own playout's, whatever the
+// evaluator says and however many leaves are out: a liar's search is the
+// oracle's, and finds the win the playouts find; a weight below 1 hears
+// the evaluator too.
+func TestGuidedWeighsEachLeafsPlayoutIn(t *testing.T) {
+	for name, algorithm := range algorithms {
+		for _, leaves := range []int{1, 2} {
+			set := settings(algorithm, 200)
+			set.LeavesPerEnv, set.PlayoutWeight = leaves, 1
+			for stones := 5; stones <= 7; stones++ {
+				search := func(set bots.GuidedSettings, eval evaluator) result {
+					g := nim{stones: stones}
+					return run(t, nimGuides.Start(set, &g, uint64(stones), nil, observeNim), eval, 3)
+				}
+				liar := search(set, nimLiar)
+				assert.Equal(t, search(set, nimOracle), liar, "%s, %d leaves, %d stones", name, leaves, stones)
+				assert.Equal(t, stones%4-1, liar.action, "%s, %d leaves, %d stones: %v", name, leaves, stones, liar.policy)
+				half := set
+				half.PlayoutWeight = 0.5
+				assert.NotEqual(t, search(half, nimOracle).value, search(half, nimLiar).value, "%s, %d leaves, %d stones", name, leaves, stones)
+			}
+		}
+	}
+}
+
 func TestGuidedSearchesOnlyWhatTheSeatCanSee(t *testing.T) {
 	var dieGuides bots.Guides[die, *die]
 	for name, algorithm := range algorithms {

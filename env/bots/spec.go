@@ -3,6 +3,7 @@ package bots
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -51,6 +52,10 @@ type Spec struct {
 	// named edition, Editions()[k-1] ("baseline@NAME"). A byte beside Kind
 	// keeps the Spec as small as before.
 	Edition uint8
+	// Playouts is the weight, in hundredths, of a greedy playout's outcome
+	// in the value of each leaf of a Baseline's search (",playouts=0.5"):
+	// GuidedSettings.PlayoutWeight.
+	Playouts uint8
 	// Simulations is a Baseline's search: 0 plays the network's argmax,
 	// N > 0 a guided search of N simulations (baseline+search:N); and a
 	// GuidedGumbel's or GuidedPUCT's, always N > 0. An int32 fits beside
@@ -64,13 +69,12 @@ type Spec struct {
 func (s Spec) Searches() bool { return s.Kind == MCTS || s.Simulations > 0 }
 
 // Cost is the iterations, or simulations, of one decision: what
-// max_search_iterations counts (a simulation evaluated by a small network
-// costs about what an mcts iteration's greedy playout does).
+// max_search_iterations counts (GuidedSettings.Cost).
 func (s Spec) Cost() int {
 	if s.Kind == MCTS {
 		return s.Search.Iterations
 	}
-	return int(s.Simulations)
+	return searchCost(int(s.Simulations), s.Playouts > 0)
 }
 
 // Guided is the search of a GuidedGumbel or GuidedPUCT bot: PlayoutGuided
@@ -133,14 +137,22 @@ func Parse(name string) (Spec, error) {
 		ErrBadBot, name, strings.Join(Names, ", "))
 }
 
-// parseBaseline reads "baseline[@NAME][+search:N]" but plain "baseline".
+// parseBaseline reads "baseline[@NAME][+search:N[,playouts=W]]" but plain
+// "baseline".
 func parseBaseline(name string) (Spec, error) {
+	const want = "baseline[@NAME]+search:N[,playouts=W]"
 	spec := Spec{Kind: Baseline}
-	net, sims, searches := strings.Cut(name, searchSuffix)
+	net, search, searches := strings.Cut(name, searchSuffix)
 	if searches {
+		sims, weight, weighted := strings.Cut(search, ",playouts=")
 		var err error
-		if spec.Simulations, err = simulations(name, sims, "baseline[@NAME]+search:N"); err != nil {
+		if spec.Simulations, err = simulations(name, sims, want); err != nil {
 			return Spec{}, err
+		}
+		if weighted {
+			if spec.Playouts, err = playoutWeight(name, weight, want); err != nil {
+				return Spec{}, err
+			}
 		}
 	}
 	if edition, ok := strings.CutPrefix(net, baselineName+"@"); ok {
@@ -176,6 +188,18 @@ func simulations(name, text, want string) (int32, error) {
 		return 0, fmt.Errorf("%w: %q: want %s, N simulations in [1, %d]", ErrBadBot, name, want, MaxSimulations)
 	}
 	return int32(n), nil
+}
+
+// playoutWeight reads a baseline search's playout weight from text: a
+// number in [0, 1] in hundredths ("0.5", "0.25"), as hundredths.
+func playoutWeight(name, text, want string) (uint8, error) {
+	w, err := strconv.ParseFloat(text, 64)
+	hundredths := math.Round(w * 100)
+	if err != nil || !(w >= 0 && w <= 1) || math.Abs(w*100-hundredths) > 1e-9 {
+		return 0, fmt.Errorf("%w: %q: want %s, W a playout's weight in [0, 1] in hundredths (0.5, 0.25)",
+			ErrBadBot, name, want)
+	}
+	return uint8(hundredths), nil
 }
 
 func (s *Settings) parse(text string) error {

@@ -247,6 +247,30 @@ def test_playout_search_values_are_means_of_outcomes(url):
     envs.close()
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_playout_weight_of_one_hears_only_the_playouts(url, players):
+    """`playout_weight=1` backs up each leaf's greedy playout alone: evaluators that differ only in their values
+    search alike; at 0.5 their values count; with `evaluate=None` it is refused."""
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=4, seed=6, url=url, players=players)
+    envs.reset()
+
+    def valuing(v):
+        return lambda obs, mask: (mask.astype(np.float32), np.full(len(mask), v, np.float32))
+
+    def search(v, weight):
+        return envs.search(valuing(v), simulations=24, seed=3, algorithm="puct", leaves_per_env=2,
+                           playout_weight=weight)
+
+    win, loss = search(1.0, 1.0), search(-1.0, 1.0)
+    np.testing.assert_array_equal(win.policy, loss.policy)
+    np.testing.assert_array_equal(win.values, loss.values)
+    assert ((-1 <= win.values) & (win.values <= 1)).all()
+    assert (search(1.0, 0.5).value != search(-1.0, 0.5).value).all()
+    with pytest.raises(splendor_rl.BadOption, match="playout_weight: .*not with playouts"):
+        envs.search(None, simulations=4, playout_weight=0.5)
+    envs.close()
+
+
 def test_three_leaves_per_env_are_refused(url):
     envs = splendor_rl.make_vec("splendor-v1", num_envs=2, seed=4, url=url)
     _, infos = envs.reset()

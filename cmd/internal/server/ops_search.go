@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -42,7 +43,7 @@ func (c *conn) search(b *batch, req *wire.Request) (any, *wire.Error) {
 	if req.EnvIDs != nil {
 		n = len(req.EnvIDs)
 	}
-	if werr := c.overBudget(int64(n)*int64(set.Simulations), fmt.Sprintf("a search of %d envs", n),
+	if werr := c.overBudget(int64(n)*int64(set.Cost()), fmt.Sprintf("a search of %d envs", n),
 		"search fewer envs at a time or with fewer simulations"); werr != nil {
 		return nil, werr
 	}
@@ -210,6 +211,7 @@ func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
 		Simulations:             o.Int("simulations", d.Simulations, 1, bots.MaxSimulations),
 		LeavesPerEnv:            o.Int("leaves_per_env", d.LeavesPerEnv, 1, MaxLeavesPerEnv),
 		Playouts:                d.Playouts,
+		PlayoutWeight:           o.Float("playout_weight", 0, 0, 1),
 		PbCInit:                 o.Float("pb_c_init", d.PbCInit, 0, 1e6),
 		PbCBase:                 o.Float("pb_c_base", d.PbCBase, 1e-6, 1e9),
 		DirichletAlpha:          o.Float("dirichlet_alpha", d.DirichletAlpha, 1e-6, 1e9),
@@ -221,6 +223,9 @@ func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
 	}
 	if algorithm == "puct" {
 		set.Algorithm = bots.PUCT
+	}
+	if set.Playouts && set.PlayoutWeight > 0 {
+		o.Refuse("playout_weight", errors.New("weighs a playout against an evaluator's value: not with playouts"))
 	}
 	return set, o.Check()
 }

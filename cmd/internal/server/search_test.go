@@ -186,6 +186,14 @@ func TestPlayoutSearchesHaveTheirOwnDefaults(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2.0, set.PbCInit)
 	require.NotEqual(t, bots.DefaultGuided.PbCInit, bots.PlayoutGuided.PbCInit)
+	set, err = guidedSettings(map[string]any{"playout_weight": 0.25})
+	require.NoError(t, err)
+	require.Equal(t, 0.25, set.PlayoutWeight)
+	for _, bad := range []map[string]any{{"playout_weight": 1.5}, {"playout_weight": -0.1},
+		{"playouts": true, "playout_weight": 0.5}} {
+		_, err = guidedSettings(bad)
+		require.ErrorIs(t, err, env.ErrBadOption, "%v", bad)
+	}
 }
 
 // A batch holds a search per part: two searches of shares of its envs, their
