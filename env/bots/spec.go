@@ -98,7 +98,8 @@ var ErrBadBot = errors.New("bad bot")
 // Parse reads a bot's name: "random", "greedy", "mcts", "mcts:800" (that
 // many iterations), "mcts:iterations=800,exploration=0.7,rollout=random"
 // (any of the three settings, in any order), "baseline",
-// "baseline+search:64" (that many simulations), "gumbel" or "puct"
+// "baseline+search:64" (that many simulations; "baseline+search:64,playouts=0.5"
+// weighing greedy playouts into its leaves' values), "gumbel" or "puct"
 // (PlayoutGuided's simulations) and "gumbel:1000" or "puct:1000" (that
 // many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
@@ -133,7 +134,8 @@ func Parse(name string) (Spec, error) {
 	}
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
 		"\"mcts:iterations=800,exploration=0.7,rollout=random\", gumbel and puct simulations as in \"gumbel:1000\", "+
-		"and baseline searching as in \"baseline+search:64\" or playing a named edition as in \"baseline@NAME\")",
+		"and baseline searching as in \"baseline+search:64\" (weighing in playouts: "+
+		"\"baseline+search:64,playouts=0.5\") or playing a named edition as in \"baseline@NAME\")",
 		ErrBadBot, name, strings.Join(Names, ", "))
 }
 
