@@ -102,8 +102,10 @@ func TestBaselineSearchWeighsPlayoutsIn(t *testing.T) {
 			assert.Equal(t, nim{stones: stones}, g, "the search changed the game")
 			return action
 		}
-		assert.NotEqual(t, stones%4-1, take("baseline+search:200"), "%d stones: the lies did not mislead the search alone", stones)
-		assert.Equal(t, stones%4-1, take("baseline+search:200,playouts=1"), "%d stones: the playouts did not correct the lies", stones)
+		assert.NotEqual(t, stones%4-1, take("baseline+search:200"),
+			"%d stones: the lies did not mislead the search alone", stones)
+		assert.Equal(t, stones%4-1, take("baseline+search:200,playouts=1"),
+			"%d stones: the playouts did not correct the lies", stones)
 	}
 }
 

@@ -147,7 +147,8 @@ func TestGuidedWeighsEachLeafsPlayoutIn(t *testing.T) {
 				assert.Equal(t, stones%4-1, liar.action, "%s, %d leaves, %d stones: %v", name, leaves, stones, liar.policy)
 				half := set
 				half.PlayoutWeight = 0.5
-				assert.NotEqual(t, search(half, nimOracle).value, search(half, nimLiar).value, "%s, %d leaves, %d stones", name, leaves, stones)
+				assert.NotEqual(t, search(half, nimOracle).value, search(half, nimLiar).value,
+					"%s, %d leaves, %d stones", name, leaves, stones)
 			}
 		}
 	}
