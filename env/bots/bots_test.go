@@ -35,14 +35,15 @@ func (g *nim) Seats() int                   { return 2 }
 
 var nimBots bots.Bots[nim, *nim]
 
-func mcts(t *testing.T, name string) bots.Spec {
+// parse is bots.Parse for a name the test knows is good.
+func parse(t *testing.T, name string) bots.Spec {
 	spec, err := bots.Parse(name)
 	require.NoError(t, err)
 	return spec
 }
 
 func TestMCTSFindsTheWinningTakeAtNim(t *testing.T) {
-	spec := mcts(t, "mcts:iterations=3000,rollout=random")
+	spec := parse(t, "mcts:iterations=3000,rollout=random")
 	for stones := 5; stones <= 11; stones++ {
 		if stones%4 == 0 {
 			continue // a lost position: every take loses
@@ -55,7 +56,7 @@ func TestMCTSFindsTheWinningTakeAtNim(t *testing.T) {
 }
 
 func TestMCTSIsReproducibleFromItsStream(t *testing.T) {
-	spec := mcts(t, "mcts:50")
+	spec := parse(t, "mcts:50")
 	for seed := uint64(0); seed < 20; seed++ {
 		r1, r2 := rng.New(seed), rng.New(seed)
 		g := nim{stones: 8} // every take loses: the choice is noise, a pure function of the stream
@@ -97,7 +98,7 @@ func (g *die) Apply(action int) error {
 
 func TestMCTSSearchesOnlyWhatTheSeatCanSee(t *testing.T) {
 	var dieBots bots.Bots[die, *die]
-	spec := mcts(t, "mcts:2000")
+	spec := parse(t, "mcts:2000")
 	for seed := uint64(0); seed < 10; seed++ {
 		r := rng.New(seed)
 		assert.Equal(t, stay, dieBots.Act(spec, &r, &die{face: uint8(seed % 3)}))
@@ -105,7 +106,7 @@ func TestMCTSSearchesOnlyWhatTheSeatCanSee(t *testing.T) {
 }
 
 func TestMCTSAllocatesNothingOnceWarm(t *testing.T) {
-	spec := mcts(t, "mcts:200")
+	spec := parse(t, "mcts:200")
 	r := rng.New(1)
 	g := nim{stones: 21}
 	nimBots.Act(spec, &r, &g)
@@ -154,7 +155,7 @@ func TestParse(t *testing.T) {
 func TestGuidedCostCountsPlayoutsBesideEvaluations(t *testing.T) {
 	for name, want := range map[string]int{"mcts:800": 800, "baseline": 0, "baseline+search:64": 64,
 		"baseline+search:64,playouts=0.25": 128, "puct:64": 64} {
-		assert.Equal(t, want, mcts(t, name).Cost(), name)
+		assert.Equal(t, want, parse(t, name).Cost(), name)
 	}
 	set := bots.DefaultGuided
 	assert.Equal(t, set.Simulations, set.Cost())
@@ -166,22 +167,22 @@ func TestGuidedCostCountsPlayoutsBesideEvaluations(t *testing.T) {
 // A gumbel or puct bot's search is PlayoutGuided with its selection and
 // simulations; no other bot has one.
 func TestGuidedBotsSettings(t *testing.T) {
-	set, ok := mcts(t, "puct:300").Guided()
+	set, ok := parse(t, "puct:300").Guided()
 	require.True(t, ok)
 	want := bots.PlayoutGuided
 	want.Algorithm, want.Simulations = bots.PUCT, 300
 	assert.Equal(t, want, set)
-	set, ok = mcts(t, "gumbel").Guided()
+	set, ok = parse(t, "gumbel").Guided()
 	require.True(t, ok)
 	assert.Equal(t, bots.PlayoutGuided, set)
 	for _, name := range []string{"mcts:300", "baseline+search:300", "greedy"} {
-		_, ok := mcts(t, name).Guided()
+		_, ok := parse(t, name).Guided()
 		assert.False(t, ok, name)
 	}
 }
 
 func TestMCTSTargetsAreItsVisitsAndValue(t *testing.T) {
-	spec := mcts(t, "mcts:iterations=2000,rollout=random")
+	spec := parse(t, "mcts:iterations=2000,rollout=random")
 	for _, stones := range []int{2, 5, 6, 7, 8} {
 		r1, r2, r3 := rng.New(uint64(stones)), rng.New(uint64(stones)), rng.New(uint64(stones))
 		g := nim{stones: stones}
@@ -208,7 +209,7 @@ func TestMCTSTargetsAreItsVisitsAndValue(t *testing.T) {
 func TestMCTSTargetsSearchAForcedMove(t *testing.T) {
 	r := rng.New(1)
 	policy, values := []float32{0.5, 0.5, 0.5}, []float32{0, 0}
-	action := nimBots.Targets(mcts(t, "mcts:50").Search, &r, &nim{stones: 1}, nil, bots.Targets{Policy: policy, Values: values})
+	action := nimBots.Targets(parse(t, "mcts:50").Search, &r, &nim{stones: 1}, nil, bots.Targets{Policy: policy, Values: values})
 	assert.Equal(t, 0, action)
 	assert.Equal(t, []float32{1, 0, 0}, policy)
 	assert.Equal(t, []float32{1, -1}, values, "taking the last stone wins")
