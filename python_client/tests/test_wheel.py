@@ -176,9 +176,10 @@ def training_commands() -> list[list[str]]:
 def test_the_training_docs_commands_run_from_the_wheel(user):
     """The commands a wheel user with the `train` extra runs from docs/training.md, in order, short: AlphaZero and
     its resume, the ladder of its network, the 3-player run and its resume, the 4-player run with playouts, the
-    4-player run taught by a search bot and its resume, the league and the arena of its checkpoint. The extras' packages (PyTorch and the rest, gigabytes, and the arena's)
-    are lent from this test's own environment by a .pth file that puts them after the user's own, rather than
-    installed a second time; splendor_rl and the server are the wheel's."""
+    4-player run taught by a search bot and its resume, the league and the arena of its checkpoint. The extras'
+    packages (PyTorch and the rest, gigabytes, and the arena's) are lent from this test's own environment by a .pth
+    file that puts them after the user's own, rather than installed a second time; splendor_rl and the server are
+    the wheel's."""
     site = Path(user.run("python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").strip())
     lent = site / "lent-train-extra.pth"
     lent.write_text(f"{sysconfig.get_paths()['purelib']}\n")
