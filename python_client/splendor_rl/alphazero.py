@@ -129,6 +129,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "runs/alphazero, or the resumed run's)")
     p.add_argument("--resume", default=None, metavar="FILE", help="continue the run saved in this state.pt (exactly) "
                    "or checkpoint.pt (compact: new games, the buffer refilled)")
+    p.add_argument("--init", default=None, metavar="NET", help="start from this saved network's weights (a "
+                   ".safetensors of --hidden and --layers' shape, such as a shipped baseline) rather than at random; "
+                   "the optimizer starts afresh")
     p.add_argument("--keep-nets", action="store_true", help="also keep each checkpoint's network, "
                    "nets/round-N.safetensors, to ladder the run's curve afterwards")
     p.add_argument("--no-state", dest="state", action="store_false", help="save only the compact checkpoint.pt")
@@ -266,6 +269,15 @@ class Run:
         if args.bot_share and self.rng.random() < args.bot_share:
             return int(self.rng.integers(players))
         return -1
+
+    def warm_start(self, path: str) -> None:
+        """The learner's and the searches' weights (and observation scale) from a saved network of their shape."""
+        net, _, _ = pvnet.load(path)
+        if net.config != self.net.config:
+            sys.exit(f"python -m splendor_rl.alphazero: --init {path}: a network of {net.config}, the run's is "
+                     f"{self.net.config}")
+        self.net.load_state_dict(net.state_dict())
+        self.actor.load_state_dict(net.state_dict())
 
     def checkpoint(self, args) -> dict:
         """The compact checkpoint: everything but the replay buffer and the games in progress."""
@@ -419,6 +431,8 @@ def main(argv=None) -> None:
     obs, infos = envs.reset()
     check_bots(envs, args)
     run = Run(args, envs, sample_scale(args))
+    if args.init and not args.resume:  # a resumed run's weights are its own
+        run.warm_start(args.init)
     if args.resume:
         obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs, args)
         for group in run.optimizer.param_groups:  # the resume's own, if given
