@@ -129,6 +129,24 @@ def test_a_teacher_or_bot_the_server_cannot_play_is_one_line(url, tmp_path, flag
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+def test_a_run_starts_from_a_saved_networks_weights(url, tmp_path):
+    """--init: a run that has not trained yet (--min-buffer unreached) saves the weights it started from, another
+    seed's, not its own; another shape's network is one line."""
+    alphazero(url, tmp_path / "first", "--rounds", "2", "--eval-every", "0", "--seed", "1")
+    start = tmp_path / "first" / "net.safetensors"
+    alphazero(url, tmp_path / "warm", "--rounds", "2", "--min-buffer", "100000", "--eval-every", "0", "--init",
+              str(start))
+    a, b = weights(tmp_path / "first"), weights(tmp_path / "warm")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    cold = tmp_path / "cold"
+    alphazero(url, cold, "--rounds", "2", "--min-buffer", "100000", "--eval-every", "0")
+    assert not torch.equal(weights(cold)["trunk.0.weight"], a["trunk.0.weight"])
+    proc = run("-m", "splendor_rl.alphazero", "--url", url, "--out", str(tmp_path / "wide"), *TINY, "--hidden", "64",
+               "--rounds", "1", "--init", str(start))
+    assert proc.returncode == 1 and proc.stderr.strip().startswith(f"python -m splendor_rl.alphazero: --init {start}: ")
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
 # The long runs' compact checkpoints committed to the repository (docs/training.md): the next session resumes them.
 COMMITTED = sorted((REPO / "checkpoints").glob("*/checkpoint.pt"))
 
