@@ -103,9 +103,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--bot-share", type=float, default=0.0, help="the share of games (drawn per game) that seat the "
                    "network at one seat, drawn too, and --bot at every other: its searches meet the bot's moves, "
                    "and only its own positions are learned (0: every game is self-play)")
-    p.add_argument("--learner-moves", type=float, default=0.0, help="in --teacher's rounds, the share of the learned "
-                   "positions (drawn per position, after --sample-moves) where the network's most probable move is "
-                   "played rather than the teacher's: the teacher labels the positions the network reaches (DAgger)")
     p.add_argument("--sample-moves", type=int, default=6, help="decisions of each game drawn from the improved "
                    "policy (temperature 1) rather than the search's action")
     p.add_argument("--value-target", choices=["outcome", "mixed", "search"], default="search", help="what the "
@@ -369,8 +366,6 @@ def self_play_round(run: Run, envs, obs, infos, args):
     for i, game in enumerate(run.games):
         if len(game) < args.sample_moves and learns[i]:
             actions[i] = run.rng.choice(len(policy[i]), p=policy[i] / policy[i].sum())
-    play_learners_moves(run, obs, mask, learns, actions, args)
-    for i, game in enumerate(run.games):
         game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), value[i].copy(),
                      bool(full[i])))
     obs, _, terminated, truncated, infos = envs.step(actions)
@@ -386,17 +381,6 @@ def self_play_round(run: Run, envs, obs, infos, args):
         run.seats[i] = run.network_seat(args, envs.num_players)
         run.finished += 1
     return obs, infos, finished
-
-
-def play_learners_moves(run: Run, obs, mask, learns, actions, args) -> None:
-    """--learner-moves: in the teacher's rounds, that share of the learned positions past --sample-moves plays the
-    network's most probable move (the searches' copy, as the round began) in place of the teacher's."""
-    if not args.learner_moves or run.round >= args.teacher_rounds:
-        return
-    past = np.array([len(game) >= args.sample_moves for game in run.games])
-    own = learns & past & (run.rng.random(args.num_envs) < args.learner_moves)
-    if own.any():
-        actions[own] = run.actor.greedy(obs[own], mask[own])
 
 
 def learn(run: Run, args) -> tuple[float, float]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import re
 
-import numpy as np
 import pytest
 
 from .conftest import REPO
@@ -120,22 +119,6 @@ def test_against_a_bot_only_the_networks_seat_is_searched_and_learned(url, tmp_p
     for seat, game in zip(seats, saved["games"]):
         for _obs, _mask, policy, to_play, _value, learned in game:
             assert learned == (seat < 0 or to_play == seat) == (policy.sum() > 0.99)
-
-
-@pytest.mark.parametrize("share, steered", [(1.0, False), (0.0, True)])
-def test_with_the_learners_moves_the_teacher_labels_but_does_not_steer(url, tmp_path, share, steered):
-    """--learner-moves 1 (no --sample-moves, no training yet): every move is the network's, so two teachers meet the
-    same positions and label them differently; with 0 they steer the games apart."""
-    games, labels = [], []
-    for teacher in ("mcts:8", "mcts:40"):
-        alphazero(url, tmp_path / teacher, "--rounds", "30", "--teacher", teacher, "--teacher-rounds", "30",
-                  "--learner-moves", str(share), "--sample-moves", "0", "--min-buffer", "100000",
-                  "--eval-every", "0", "--checkpoint-every", "30")
-        saved = torch.load(tmp_path / teacher / "state.pt", map_location="cpu", weights_only=False)
-        games.append(np.stack([np.stack([row[0] for row in game]) for game in saved["games"]]))
-        labels.append(np.stack([np.stack([row[2] for row in game]) for game in saved["games"]]))
-    assert (not np.array_equal(*games)) == steered
-    assert not np.array_equal(*labels)
 
 
 @pytest.mark.parametrize("flag, bot", [("--teacher", "greedy"), ("--teacher", "mcts:bogus=1"), ("--bot", "grady")])
