@@ -9,9 +9,7 @@ server's guided search (`envs.search`, PROTOCOL.md §3) with the network as the 
 plays the search's action (Gumbel: already a sample, its root noise; `--sample-moves` samples the first decisions
 of each game from the improved policy instead). The first `--teacher-rounds` rounds are searched by `--teacher`
 instead, a search that needs no network (the server's `mcts:200` bot by default: its visit counts and root value;
-or `playouts`, the guided search on greedy playouts): expert iteration's first expert. With `--bot-share`, that
-share of the games seats the network at one seat only and a built-in `--bot` at the others, which move unsearched
-and unlearned. Each searched position
+or `playouts`, the guided search on greedy playouts): expert iteration's first expert. Each searched position
 joins its game's trajectory with the search's improved policy and root value; when the game ends, every position
 gets its value target (`--value-target`: the search's root value by default, which teaches the value far more than
 the game's outcome does: docs/training.md) and enters a replay buffer. At 3 and 4 players the value head predicts
@@ -99,10 +97,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--teacher-rounds", type=int, default=1000, help="rounds, first, searched by --teacher")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE", help="a search setting "
                    "(PROTOCOL.md §3: value_scale=0.1, pb_c_init=2, max_num_considered_actions=8…), repeatable")
-    p.add_argument("--bot", default="greedy", help="with --bot-share: the built-in bot at the other seats")
-    p.add_argument("--bot-share", type=float, default=0.0, help="the share of games (drawn per game) that seat the "
-                   "network at one seat, drawn too, and --bot at every other: its searches meet the bot's moves, "
-                   "and only its own positions are learned (0: every game is self-play)")
     p.add_argument("--sample-moves", type=int, default=6, help="decisions of each game drawn from the improved "
                    "policy (temperature 1) rather than the search's action")
     p.add_argument("--value-target", choices=["outcome", "mixed", "search"], default="search", help="what the "
@@ -256,19 +250,11 @@ class Run:
         self.replay = Replay(args.buffer, obs_dim, actions, values)
         self.rng = np.random.default_rng(derive_seed(args.seed, 2))  # the searches' move sampling
         self.train_rng = np.random.default_rng(derive_seed(args.seed, 3))  # the learner's minibatches
-        # Each env's game so far: (obs, mask, policy, seat to play, the search's root value, learned).
+        # Each env's game so far: (obs, mask, policy, seat to play, the search's root value).
         self.games = [[] for _ in range(args.num_envs)]
-        self.seats = np.array([self.network_seat(args, envs.num_players) for _ in range(args.num_envs)])
         self.round = self.finished = 0
         self.seconds = 0.0
         self.curve: list[dict] = []
-
-    def network_seat(self, args, players: int) -> int:
-        """A new game's seat for the network against --bot, or -1: self-play (no draw without --bot-share, so
-        that runs without it are the runs before it)."""
-        if args.bot_share and self.rng.random() < args.bot_share:
-            return int(self.rng.integers(players))
-        return -1
 
     def warm_start(self, path: str) -> None:
         """The learner's and the searches' weights (and observation scale) from a saved network of their shape."""
@@ -288,8 +274,7 @@ class Run:
 
     def state(self, args, envs) -> dict:
         """The whole state: the checkpoint, the buffer and the games in progress."""
-        return {**self.checkpoint(args), "replay": vars(self.replay), "games": self.games, "seats": self.seats,
-                "envs": envs.get_state()}
+        return {**self.checkpoint(args), "replay": vars(self.replay), "games": self.games, "envs": envs.get_state()}
 
     def load(self, saved: dict, envs, args):
         """Puts a saved state or checkpoint back; returns the envs' (obs, infos): the games in progress of a state,
@@ -303,44 +288,35 @@ class Run:
         self.round, self.finished, self.seconds, self.curve = (saved["round"], saved["finished"], saved["seconds"],
                                                                saved["curve"])
         if "replay" not in saved:
-            self.seats = np.array([self.network_seat(args, envs.num_players) for _ in range(args.num_envs)])
             return envs.reset(seed=derive_seed(args.seed, 2_000_000 + self.round))
         vars(self.replay).update(saved["replay"])
         self.games = saved["games"]
-        self.seats = saved.get("seats", self.seats)
         return envs.set_state(saved["envs"])
 
 
-def improve(run: Run, envs, args, learns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def improve(run: Run, envs, args) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every env's searched action, improved policy and root value (every seat's with a value per seat), and whether
-    its position is learned (a full search): the teacher's in its rounds, else the guided search's with the network
-    evaluating its leaves; with --fast-simulations, a share of the envs drawn anew each round (--full-share) searches
-    --simulations, the others that many (KataGo's playout-cap randomisation). Where `learns` is False (--bot's
-    seats) --bot moves, unsearched and not learned."""
+    its search was a full one: the teacher's in its rounds, else the guided search's with the network evaluating its
+    leaves; with --fast-simulations, a share of the envs drawn anew each round (--full-share) searches
+    --simulations, the others that many (KataGo's playout-cap randomisation)."""
     seed = derive_seed(args.seed, 1_000_000 + run.round)
     teaching = run.round < args.teacher_rounds
-    full = learns.copy()
+    full = np.ones(args.num_envs, bool)
     seats = value_width(args) > 1
+    if teaching and args.teacher != "playouts":
+        taught = envs.bot_actions(args.teacher, seed=seed, targets=True)
+        return taught.actions, taught.policy, taught.values if seats else taught.value, full
+    if args.fast_simulations and not teaching:
+        full = run.rng.random(args.num_envs) < args.full_share
     actions = np.zeros(args.num_envs, np.int64)
     policy = np.zeros((args.num_envs, envs.single_action_space.n), np.float32)
     value = np.zeros((args.num_envs, envs.num_players) if seats else args.num_envs, np.float32)
-    if teaching and args.teacher != "playouts":
-        ids = np.flatnonzero(learns)
-        taught = envs.bot_actions(args.teacher, seed=seed, env_ids=None if learns.all() else ids, targets=True)
-        actions[ids], policy[ids], value[ids] = taught.actions, taught.policy, taught.values if seats else taught.value
-    else:
-        if args.fast_simulations and not teaching:
-            full &= run.rng.random(args.num_envs) < args.full_share
-        for simulations, ids, part_seed in ((args.simulations, np.flatnonzero(full), seed),
-                                            (args.fast_simulations, np.flatnonzero(learns & ~full),
-                                             derive_seed(seed, 1))):
-            if len(ids):
-                r = envs.search(None if teaching else evaluator(run.actor), simulations=simulations, seed=part_seed,
-                                env_ids=None if full.all() else ids, algorithm=args.algorithm,
-                                **search_settings(args))
-                actions[ids], policy[ids], value[ids] = r.action, r.policy, r.values if seats else r.value
-    if len(bots := np.flatnonzero(~learns)):
-        actions[bots] = envs.bot_actions(args.bot, seed=derive_seed(seed, 2), env_ids=bots)
+    for simulations, ids, part_seed in ((args.simulations, np.flatnonzero(full), seed),
+                                        (args.fast_simulations, np.flatnonzero(~full), derive_seed(seed, 1))):
+        if len(ids):
+            r = envs.search(None if teaching else evaluator(run.actor), simulations=simulations, seed=part_seed,
+                            env_ids=None if full.all() else ids, algorithm=args.algorithm, **search_settings(args))
+            actions[ids], policy[ids], value[ids] = r.action, r.policy, r.values if seats else r.value
     return actions, policy, value, full
 
 
@@ -360,11 +336,10 @@ def self_play_round(run: Run, envs, obs, infos, args):
     """One search of every env, one step each; returns the next (obs, infos) and the finished games' rows for the
     replay buffer."""
     mask = infos["action_mask"]
-    learns = (run.seats < 0) | (run.seats == infos["to_play"])
-    actions, policy, value, full = improve(run, envs, args, learns)
+    actions, policy, value, full = improve(run, envs, args)
     actions = actions.copy()
     for i, game in enumerate(run.games):
-        if len(game) < args.sample_moves and learns[i]:
+        if len(game) < args.sample_moves:
             actions[i] = run.rng.choice(len(policy[i]), p=policy[i] / policy[i].sum())
         game.append((obs[i].copy(), mask[i].copy(), policy[i].copy(), int(infos["to_play"][i]), value[i].copy(),
                      bool(full[i])))
@@ -378,7 +353,6 @@ def self_play_round(run: Run, envs, obs, infos, args):
             finished.append((np.stack([g[0] for g in game]), np.stack([g[1] for g in game]),
                              np.stack([g[2] for g in game]), z))
         run.games[i] = []
-        run.seats[i] = run.network_seat(args, envs.num_players)
         run.finished += 1
     return obs, infos, finished
 
@@ -409,16 +383,13 @@ def curve_columns(args) -> list[str]:
     return CURVE + [f"vs_{o}{end}" for o in args.eval_opponents for end in ("", "_low", "_high")]
 
 
-def check_bots(envs, args) -> None:
-    """A teacher the server cannot search with (greedy, a misspelt bot) or a --bot it does not know is one line,
-    before any round."""
-    checks = [("--teacher", args.teacher, True)] if args.teacher_rounds and args.teacher != "playouts" else []
-    checks += [("--bot", args.bot, False)] if args.bot_share else []
-    for flag, bot, targets in checks:
+def check_teacher(envs, args) -> None:
+    """A teacher the server cannot search with (greedy, a misspelt bot) is one line, before any round."""
+    if args.teacher_rounds and args.teacher != "playouts":
         try:
-            envs.bot_actions(bot, env_ids=[0], targets=targets)
+            envs.bot_actions(args.teacher, env_ids=[0], targets=True)
         except BadOption as exc:
-            sys.exit(f"python -m splendor_rl.alphazero: {flag} {bot}: {exc}")
+            sys.exit(f"python -m splendor_rl.alphazero: --teacher {args.teacher}: {exc}")
 
 
 def main(argv=None) -> None:
@@ -429,7 +400,7 @@ def main(argv=None) -> None:
     envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
                                 autoreset="same_step", **env_options(args))
     obs, infos = envs.reset()
-    check_bots(envs, args)
+    check_teacher(envs, args)
     run = Run(args, envs, sample_scale(args))
     if args.init and not args.resume:  # a resumed run's weights are its own
         run.warm_start(args.init)

@@ -35,25 +35,21 @@ def weights(out) -> dict:
 TEACHER = ["--teacher", "mcts:20", "--teacher-rounds", "60", "--value-target", "search"]
 
 
-@pytest.mark.parametrize("players, mixed, split", [(2, [], 40), (3, [], 40), (3, ["--bot-share", "0.5"], 100)])
-def test_alphazero_resumes_bit_identically(url, tmp_path, players, mixed, split):
+@pytest.mark.parametrize("players", [2, 3])
+def test_alphazero_resumes_bit_identically(url, tmp_path, players):
     """At 3 players the value head predicts every seat's value (the teacher's and the searches' per-seat targets),
-    through the replay buffer and the saved games of state.pt; with --bot-share, the network's seats too, drawn
-    again for the games begun before the resume."""
+    through the replay buffer and the saved games of state.pt."""
     straight, halves = tmp_path / "straight", tmp_path / "halves"
-    table = ["--players", str(players), *mixed]
-    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", str(split), "--eval-every", "0",
-                     *TEACHER, *table)
+    table = ["--players", str(players)]
+    done = alphazero(url, straight, "--rounds", "120", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER, *table)
     games, positions = map(int, re.search(r"^120 rounds, (\d+) games, (\d+) positions", done).groups())
     assert games > 0 and positions > 64  # games ended, so training ran on their positions
     values = 1 if players == 2 else players
     assert weights(straight)["value.weight"].shape == (values, 32)
     net, _, options = pvnet.load(str(straight / "net.safetensors"))
     assert net.config["values"] == values and options["players"] == players
-    alphazero(url, halves, "--rounds", str(split), "--checkpoint-every", str(split), "--eval-every", "0", *TEACHER,
-              *table)
+    alphazero(url, halves, "--rounds", "40", "--checkpoint-every", "40", "--eval-every", "0", *TEACHER, *table)
     first = weights(halves)
-    assert not mixed or torch.load(halves / "state.pt", weights_only=False)["finished"] > 0
     proc = run("-m", "splendor_rl.alphazero", "--resume", str(halves / "state.pt"), "--rounds", "120",
                "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
@@ -105,28 +101,6 @@ def test_playout_cap_randomisation_trains_on_the_full_searches_only(url, tmp_pat
         assert games > 0
         counts[name] = positions / games
     assert 0.1 < counts["capped"] / counts["full"] < 0.45, counts
-
-
-def test_against_a_bot_only_the_networks_seat_is_searched_and_learned(url, tmp_path):
-    """--bot-share 0.5: about half the games seat the network at one seat, drawn, and greedy at the others; in the
-    games in progress of state.pt, a position is learned (searched: a policy) exactly where the network's seat was to
-    play, so at every position of a self-play game."""
-    alphazero(url, tmp_path, "--players", "3", "--rounds", "50", "--teacher-rounds", "20", "--eval-every", "0",
-              "--checkpoint-every", "50", "--bot-share", "0.5")
-    saved = torch.load(tmp_path / "state.pt", map_location="cpu", weights_only=False)
-    seats = saved["seats"]
-    assert 0 < (seats >= 0).sum() < len(seats) and set(seats) <= {-1, 0, 1, 2}
-    for seat, game in zip(seats, saved["games"]):
-        for _obs, _mask, policy, to_play, _value, learned in game:
-            assert learned == (seat < 0 or to_play == seat) == (policy.sum() > 0.99)
-
-
-@pytest.mark.parametrize("flag, bot", [("--teacher", "greedy"), ("--teacher", "mcts:bogus=1"), ("--bot", "grady")])
-def test_a_teacher_or_bot_the_server_cannot_play_is_one_line(url, tmp_path, flag, bot):
-    proc = run("-m", "splendor_rl.alphazero", "--url", url, "--out", str(tmp_path), *TINY, flag, bot,
-               "--bot-share", "0.5", "--rounds", "1")
-    assert proc.returncode == 1 and proc.stderr.strip().startswith(f"python -m splendor_rl.alphazero: {flag} {bot}: ")
-    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
 def test_a_run_starts_from_a_saved_networks_weights(url, tmp_path):
@@ -196,3 +170,11 @@ def test_evaluate_refuses_a_network_of_other_players_in_one_line(url, tmp_path):
     (tmp_path / "bad.safetensors").write_bytes(b"not a network")
     proc = run("-m", "splendor_rl.evaluate", "--url", url, "--policy", str(tmp_path / "bad.safetensors"))
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("teacher", ["greedy", "mcts:bogus=1"])
+def test_a_teacher_that_cannot_search_is_one_line(url, tmp_path, teacher):
+    proc = run("-m", "splendor_rl.alphazero", "--url", url, "--out", str(tmp_path), *TINY, "--teacher", teacher,
+               "--rounds", "1")
+    assert proc.returncode == 1 and proc.stderr.strip().startswith(f"python -m splendor_rl.alphazero: --teacher {teacher}: ")
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
