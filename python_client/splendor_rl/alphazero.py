@@ -37,7 +37,9 @@ Checkpoints and resuming: every `--checkpoint-every` rounds and at the end, two 
   (`set_state`) and goes on exactly: a run resumed from round r gives bit-identical weights to one that went on from
   r (same torch threads). `--no-state` writes only the compact file.
 A resume takes every argument from the file but those its command line names again (`--lr`, `--simulations`…),
-except the ones that shape the network, the envs or the seeds (FIXED_ARGS).
+except the ones that shape the network, the envs or the seeds (FIXED_ARGS). `--init NET` starts a new run from a saved
+network's weights instead (a shipped baseline, say, when its run's checkpoint is too large to commit): a new
+optimizer, round 0.
 It stops after `--rounds` rounds or `--minutes` of wall clock, whichever comes first (the clock counts the time
 before a resume too).
 """
