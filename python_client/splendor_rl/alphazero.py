@@ -404,12 +404,12 @@ def main(argv=None) -> None:
     obs, infos = envs.reset()
     check_teacher(envs, args)
     run = Run(args, envs, sample_scale(args))
-    if args.init and not args.resume:  # a resumed run's weights are its own
-        run.warm_start(args.init)
     if args.resume:
         obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs, args)
         for group in run.optimizer.param_groups:  # the resume's own, if given
             group.update(lr=args.lr, weight_decay=args.weight_decay)
+    elif args.init:  # a resumed run's weights are its own
+        run.warm_start(args.init)
     writer = SummaryWriter(os.path.join(args.out, "tb"), purge_step=run.round)
     bar = tqdm(total=args.minutes * 60 or None, unit="s", disable=not args.progress, initial=int(run.seconds))
     losses, started = (0.0, 0.0), time.perf_counter() - run.seconds
