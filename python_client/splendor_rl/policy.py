@@ -92,16 +92,21 @@ class MLPPolicy(nn.Module):
 
     def act_value(self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
         """(action, log_prob, entropy, value); samples the action when none is given."""
-        dist = Categorical(logits=self.masked_logits(x, mask))
-        if action is None:
-            action = dist.sample()
-        return action, dist.log_prob(action), dist.entropy(), self.value(x)
+        return (*act(self.masked_logits(x, mask), action), self.value(x))
 
     @torch.no_grad()
     def greedy(self, obs: Any, mask: Any) -> np.ndarray:
         """The most probable legal action per row (numpy in, numpy out)."""
         logits = self.masked_logits(self.prep(obs), torch.as_tensor(np.asarray(mask, dtype=bool)))
         return logits.argmax(-1).numpy()
+
+
+def act(logits: torch.Tensor, action: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(action, log_prob, entropy) of the Categorical over masked logits; samples the action when none is given."""
+    dist = Categorical(logits=logits)
+    if action is None:
+        action = dist.sample()
+    return action, dist.log_prob(action), dist.entropy()
 
 
 def _plain(value: Any) -> Any:

@@ -4,10 +4,10 @@ style (cleanrl/ppo.py).
     python -m splendor_rl.ppo --total-timesteps 4194304 --save /tmp/ppo.pt          # starts a local server
     python -m splendor_rl.evaluate --policy /tmp/ppo.pt --opponent random --games 1000   # on the checkpoint's env
 
-The learner owns one seat of each 2-player game (drawn per episode from the episode seed); the bots play the
-others inside the server. Illegal actions are masked (logit -1e8) before the Categorical. Rewards are the learner's
-(+1 win / -1 loss at the end; `--reward score_diff` adds the documented score-difference shaping), and the win
-rate printed is always by actual wins: a finished episode whose terminal reward is > 0. Every `--eval-every` env
+The learner owns one seat of each game (drawn per episode from the episode seed); the bots play the others inside
+the server. Illegal actions are masked (logit -1e8) before the Categorical. Rewards are the learner's (at the end +1
+for a win, −1/(players − 1) for a loss; `--reward score_diff` adds the documented score-difference shaping), and the
+win rate printed is always by actual wins: a finished episode whose terminal reward is > 0. Every `--eval-every` env
 steps the greedy (argmax) policy plays `--eval-games` fixed seeded games (splendor_rl.evaluate) against the bots.
 Training proceeds a rollout (`--num-envs` × `--num-steps` env steps) at a time, so `--total-timesteps` and
 `--eval-every` must be multiples of it: other values are refused, with the nearest ones that work.
@@ -23,6 +23,16 @@ and Python random generators. The games in progress live in the server and canno
 (splendor_rl.derive_seed; env i is dealt from that + i), in a straight run and in a resumed one alike: resuming
 from the checkpoint of update u gives bit-identical weights to the run that went on (same torch threads). A
 resumed run takes its arguments from the checkpoint, except those of RUN_ARGS and OUTPUT_ARGS (see below).
+
+Fine-tuning a network of splendor_rl.alphazero (its portable file, such as a shipped baseline) against the bots:
+
+    python -m splendor_rl.ppo --init baselines/splendor-v1-4p.safetensors --opponent greedy --save /tmp/4p.safetensors
+
+Its policy is the actor and its value (the seat to play's own, with a value per seat) the critic; the env, the
+table size and the features are the network's, and `--save` writes the same portable file, which
+`splendor_rl.evaluate` and the server's `baseline` bots (`--baselines DIR`) play. The learner holds one seat of
+every game, so this teaches the network to beat these bots, not the game: a ladder says what it did to the rest of
+its play.
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ from tqdm import tqdm
 
 from . import cli, derive_seed, make_vec
 from .evaluate import play, wilson
-from .policy import MLPPolicy, save_checkpoint
+from .policy import MLPPolicy, act, save_checkpoint
 
 # A resumed run takes the arguments that say where and how this process runs from its command line, the output
 # paths from its command line when given there, and every other argument (they shape the run) from the checkpoint.
@@ -96,10 +106,14 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "--checkpoint-every updates and at the end; `{update}` in PATH is replaced by the update count")
     p.add_argument("--checkpoint-every", type=int, default=0, metavar="K", help="updates between checkpoints "
                    "(0: only at the end); the envs are reset with seeds derived from (seed, update) at each")
+    p.add_argument("--init", default=None, metavar="NET", help="fine-tune this network of splendor_rl.alphazero "
+                   "(a .safetensors file) instead of training a new MLP: its env, players and features are used")
     p.add_argument("--resume", default=None, metavar="PATH", help="continue the run saved in this checkpoint")
     p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no tqdm bar")
     args = p.parse_args(argv)
+    if args.init:
+        init_options(p, args)
     args.batch_size = args.num_envs * args.num_steps
     for flag, steps in (("--total-timesteps", args.total_timesteps), ("--eval-every", args.eval_every)):
         if steps % args.batch_size:  # rounding it silently would train or evaluate at other steps than asked
@@ -107,6 +121,68 @@ def parse_args(argv=None) -> argparse.Namespace:
     args.minibatch_size = args.batch_size // args.num_minibatches
     args.num_iterations = max(1, args.total_timesteps // args.batch_size)
     return args
+
+
+def init_options(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The env, players and features of the --init network, which its observations and actions are shaped for."""
+    from . import pvnet
+
+    try:
+        args.env, options = pvnet.read_env(args.init)
+    except (OSError, ValueError) as exc:
+        p.error(f"--init {args.init}: {exc}")
+    args.players, args.features = options.get("players", 2), options.get("features", "none")
+    if args.save and not args.save.endswith(".safetensors"):
+        p.error(f"--save {args.save}: a fine-tuned network is saved as its portable file: name it *.safetensors")
+
+
+class ActorCritic(nn.Module):
+    """A network of splendor_rl.alphazero with the interface of MLPPolicy that PPO trains: the policy its actor,
+    the seat to play's own value its critic. `net` is what --save writes (pvnet's portable file)."""
+
+    def __init__(self, net: nn.Module):
+        super().__init__()
+        self.net = net
+        self.config = net.config
+
+    def prep(self, obs) -> torch.Tensor:
+        return self.net.prep(obs)
+
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        return own(self.net(x)[1])
+
+    def act_value(self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
+        logits, value = self.net.evaluate(x, mask)
+        return (*act(logits, action), own(value))
+
+    def greedy(self, obs, mask) -> np.ndarray:
+        return self.net.greedy(obs, mask)
+
+
+def own(value: torch.Tensor) -> torch.Tensor:
+    """The seat to play's value: all of a single value, column 0 of a value per seat."""
+    return value if value.dim() == 1 else value[:, 0]
+
+
+def build_model(args: argparse.Namespace, envs) -> nn.Module:
+    """The --init network as an actor-critic, or a new MLPPolicy for the envs."""
+    if args.init:
+        from . import pvnet
+
+        return ActorCritic(pvnet.load(args.init)[0])
+    return MLPPolicy(envs.single_observation_space.shape[0], envs.single_action_space.n, hidden=args.hidden,
+                     layers=args.layers, activation=args.activation, layout=envs.layout)
+
+
+def save_network(args: argparse.Namespace, model: nn.Module, **extra) -> None:
+    """--save: a fine-tuned network as its portable file, with the --init file's env and options; else the MLP's
+    checkpoint."""
+    if args.init:
+        from . import pvnet
+
+        pvnet.save(model.net, args.save, *pvnet.read_env(args.init))
+    else:
+        save_checkpoint(args.save, model, args=vars(args), **extra)
 
 
 def not_whole_rollouts(flag: str, steps: int, args: argparse.Namespace) -> str:
@@ -165,8 +241,7 @@ def main(argv=None) -> int:
                                 features=args.features)
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
-    model = MLPPolicy(obs_dim, num_actions, hidden=args.hidden, layers=args.layers, activation=args.activation,
-                      layout=envs.layout)
+    model = build_model(args, envs)
     optimizer = optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
 
     T, N = args.num_steps, args.num_envs
@@ -199,7 +274,7 @@ def main(argv=None) -> int:
                           f"{lo:.4f}", f"{hi:.4f}", result.truncated])
             log_file.flush()
         if args.save:
-            save_checkpoint(args.save, model, args=vars(args), env_steps=step, eval_win_rate=result.win_rate)
+            save_network(args, model, env_steps=step, eval_win_rate=result.win_rate)
         return result.win_rate
 
     start = time.time()
@@ -339,7 +414,7 @@ def main(argv=None) -> int:
     if args.eval_games > 0 and last_eval_step != global_step:
         evaluate(global_step, minutes, recent_wins)
     elif args.save and last_eval_step != global_step:
-        save_checkpoint(args.save, model, args=vars(args), env_steps=global_step)
+        save_network(args, model, env_steps=global_step)
     if args.save:
         print(f"saved {args.save}")
     if args.checkpoint and saved_at != done_updates:

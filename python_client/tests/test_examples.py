@@ -154,13 +154,62 @@ def test_evaluate_resumes_a_killed_run(url, tmp_path):
     assert sorted(row["game"] for row in game_rows(results)) == list(range(120))
 
 
-def test_ppo_resumes_bit_identically(url, tmp_path):
-    """2 updates + resume for 2 more == 4 updates straight: weights, optimizer and counters."""
+@pytest.fixture(scope="module")
+def network(url, tmp_path_factory):
+    """A small untrained network of splendor_rl.alphazero's kind for 4 players, a value per seat, as a portable
+    file: what `ppo --init` fine-tunes."""
+    import splendor_rl
+    from splendor_rl import pvnet
+
+    envs = splendor_rl.make_vec("splendor-v1", url=url, players=4, features="derived")
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = pvnet.PolicyValueNet(envs.single_observation_space.shape[0], envs.single_action_space.n, 16, 1, values=4)
+    envs.close()
+    path = tmp_path_factory.mktemp("init") / "net.safetensors"
+    pvnet.save(net, str(path), "splendor-v1", {"features": "derived", "players": 4})
+    return path
+
+
+def test_ppo_fine_tunes_a_network_of_alphazero(url, network, tmp_path):
+    """`--init NET`: PPO trains that network at its table (4 players, its features) and saves it in its own
+    portable format, which evaluate plays."""
+    from safetensors.torch import load_file
+
+    from splendor_rl import pvnet
+
+    out = tmp_path / "tuned.safetensors"
+    proc = run("-m", "splendor_rl.ppo", "--init", str(network), "--opponent", "greedy", "--total-timesteps", "256",
+               "--num-envs", "4", "--num-steps", "32", "--eval-every", "256", "--eval-games", "4", "--save", str(out),
+               "--url", url, "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"eval argmax vs greedy \d/4 = ", proc.stdout), proc.stdout
+    assert pvnet.read_env(str(out)) == pvnet.read_env(str(network)) == ("splendor-v1",
+                                                                        {"features": "derived", "players": 4})
+    before, after = load_file(str(network)), load_file(str(out))
+    assert before.keys() == after.keys()
+    for key in ("trunk.0.weight", "policy.weight", "value.weight"):
+        assert not (before[key] == after[key]).all(), f"{key} trained"
+    assert (before["scale"] == after["scale"]).all()
+    assert parse(evaluate(url, "--policy", str(out), "--players", "4", "--opponent", "greedy", "--games", "4"))[3] == 4
+
+
+@pytest.mark.parametrize("args, message", [(["--init", "missing.safetensors"], "--init missing.safetensors: "),
+                                           (["--save", "tuned.pt"], "--save tuned.pt: a fine-tuned network is saved")])
+def test_ppo_refuses_an_init_it_cannot_use_in_one_line(network, args, message):
+    proc = run("-m", "splendor_rl.ppo", "--init", str(network), *args)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("init", [False, True], ids=["mlp", "init"])
+def test_ppo_resumes_bit_identically(url, network, tmp_path, init):
+    """2 updates + resume for 2 more == 4 updates straight: weights, optimizer and counters; a new MLP's, or a
+    fine-tuned network's."""
     import torch
 
     tiny = ["--url", url, "--num-envs", "2", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "2",
             "--hidden", "16", "--layers", "1", "--eval-every", "0", "--eval-games", "0", "--no-progress",
-            "--total-timesteps", "128", "--checkpoint-every", "2"]
+            "--total-timesteps", "128", "--checkpoint-every", "2", *(["--init", str(network)] if init else [])]
     straight, resumed = tmp_path / "straight", tmp_path / "resumed"
     proc = run("-m", "splendor_rl.ppo", *tiny, "--checkpoint", f"{straight}_{{update}}.pt")
     assert proc.returncode == 0, proc.stderr
@@ -172,6 +221,7 @@ def test_ppo_resumes_bit_identically(url, tmp_path):
     a, b, mid = (torch.load(f"{p}.pt", weights_only=True) for p in (f"{straight}_4", f"{resumed}_4",
                                                                     f"{straight}_2"))
     assert a["train"]["update"] == b["train"]["update"] == 4
+    assert a["config"].get("values") == (4 if init else None), "the network trained is the --init one"
     assert any(not torch.equal(a["state_dict"][k], mid["state_dict"][k]) for k in a["state_dict"]), "it trained"
     assert same(a["state_dict"], b["state_dict"]) and same(a["train"], b["train"])
 
