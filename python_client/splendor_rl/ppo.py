@@ -56,6 +56,7 @@ import torch.optim as optim
 from tqdm import tqdm
 
 from . import cli, derive_seed, make_vec
+from .errors import ServerUnreachable, SplendorError
 from .evaluate import play, wilson
 from .policy import MLPPolicy, act, save_checkpoint
 
@@ -90,7 +91,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--activation", choices=["tanh", "relu"], default="tanh")
     p.add_argument("--reward", choices=["terminal", "score_diff"], default="terminal")
-    p.add_argument("--opponent", choices=["random", "greedy"], default="random", help="the bots' kind")
+    p.add_argument("--opponent", default="random", help="the bots' kind: random, greedy, mcts:200, baseline… "
+                   "(docs/bots.md)")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--features", choices=["none", "derived"], default="none",
                    help="append the derived features block to the observation (docs/envs/<env>.md)")
@@ -236,9 +238,13 @@ def main(argv=None) -> int:
     # Without --url, the envs and the evaluations share this process's local server. same_step autoreset: the step
     # that ends an episode returns the next episode's first observation, so every stored transition is a real
     # decision and `dones` marks where the GAE recursion stops.
-    envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
-                                bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step",
-                                features=args.features)
+    try:
+        envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
+                        bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step",
+                        features=args.features)
+    except (SplendorError, ServerUnreachable) as exc:  # a dead --url, an unknown bot: one line
+        print(f"splendor_rl.ppo: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
     model = build_model(args, envs)

@@ -172,18 +172,18 @@ def network(url, tmp_path_factory):
 
 
 def test_ppo_fine_tunes_a_network_of_alphazero(url, network, tmp_path):
-    """`--init NET`: PPO trains that network at its table (4 players, its features) and saves it in its own
-    portable format, which evaluate plays."""
+    """`--init NET`: PPO trains that network at its table (4 players, its features), here against a search bot,
+    and saves it in its own portable format, which evaluate plays."""
     from safetensors.torch import load_file
 
     from splendor_rl import pvnet
 
     out = tmp_path / "tuned.safetensors"
-    proc = run("-m", "splendor_rl.ppo", "--init", str(network), "--opponent", "greedy", "--total-timesteps", "256",
+    proc = run("-m", "splendor_rl.ppo", "--init", str(network), "--opponent", "mcts:10", "--total-timesteps", "256",
                "--num-envs", "4", "--num-steps", "32", "--eval-every", "256", "--eval-games", "4", "--save", str(out),
                "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    assert re.search(r"eval argmax vs greedy \d/4 = ", proc.stdout), proc.stdout
+    assert re.search(r"eval argmax vs mcts:10 \d/4 = ", proc.stdout), proc.stdout
     assert pvnet.read_env(str(out)) == pvnet.read_env(str(network)) == ("splendor-v1",
                                                                         {"features": "derived", "players": 4})
     before, after = load_file(str(network)), load_file(str(out))
@@ -199,6 +199,12 @@ def test_ppo_fine_tunes_a_network_of_alphazero(url, network, tmp_path):
 def test_ppo_refuses_an_init_it_cannot_use_in_one_line(network, args, message):
     proc = run("-m", "splendor_rl.ppo", "--init", str(network), *args)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_ppo_refuses_an_unknown_bot_in_one_line(url):
+    proc = run("-m", "splendor_rl.ppo", "--url", url, "--opponent", "mcts:fast", "--no-progress")
+    assert proc.returncode == 1 and "BadOption" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
 
 
 @pytest.mark.parametrize("init", [False, True], ids=["mlp", "init"])
