@@ -32,7 +32,8 @@ Its policy is the actor and its value (the seat to play's own, with a value per 
 table size and the features are the network's, and `--save` writes the same portable file, which
 `splendor_rl.evaluate` and the server's `baseline` bots (`--baselines DIR`) play. The learner holds one seat of
 every game, so this teaches the network to beat these bots, not the game: a ladder says what it did to the rest of
-its play.
+its play. It also makes the policy surer, and a search guided by those priors looks at fewer moves (at 4 players
+it searched far worse: docs/training.md).
 """
 
 from __future__ import annotations
