@@ -252,7 +252,8 @@ class Run:
         self.replay = Replay(args.buffer, obs_dim, actions, values)
         self.rng = np.random.default_rng(derive_seed(args.seed, 2))  # the searches' move sampling
         self.train_rng = np.random.default_rng(derive_seed(args.seed, 3))  # the learner's minibatches
-        # Each env's game so far: (obs, mask, policy, seat to play, the search's root value).
+        # Each env's game so far: (obs, mask, policy, seat to play, the search's root value, whether it was a full
+        # search: only those positions are learned).
         self.games = [[] for _ in range(args.num_envs)]
         self.round = self.finished = 0
         self.seconds = 0.0
