@@ -15,7 +15,9 @@ gets its value target (`--value-target`: the search's root value by default, whi
 the game's outcome does: docs/training.md) and enters a replay buffer. At 3 and 4 players the value head predicts
 every seat's value from the seat to play's view (`--value-head`), and the search backs each seat's up as max-n.
 Training: each round, `--updates` Adam steps on minibatches drawn uniformly from the buffer, minimizing
-cross-entropy to the improved policy plus the value's squared error. They run in a thread of their own while the round's searches run (the learner and the
+cross-entropy to the improved policy plus the value's squared error, at a learning rate that falls along a cosine
+from `--lr` to `--lr-final` by round `--anneal-rounds` (about the 30 minutes of the default run, 2 players, on
+2 cores: docs/training.md). They run in a thread of their own while the round's searches run (the learner and the
 searches each take a core: torch computes without Python's lock), on the buffer as the round began, and the searches
 play the network the last round's steps left; the round's finished games join the buffer when both are done. A
 run is as reproducible as one that searched and trained in turn: the same seeds give the same weights, whatever
@@ -49,6 +51,7 @@ from __future__ import annotations
 import argparse
 import copy
 import csv
+import math
 import os
 import shutil
 import sys
@@ -70,11 +73,15 @@ from . import cli, make_vec, pvnet
 from .errors import BadOption
 from .evaluate import play, wilson
 from .seeds import derive_seed
+from .server import LocalServer, default_workers
 
 # A resume takes these from its command line; every other argument from the checkpoint unless given again (a long
 # run may lower its learning rate, search more…), but for FIXED_ARGS, which shape the network, the envs and the seeds.
 RUN_ARGS = {"url", "minutes", "rounds", "progress", "resume", "torch_threads", "state"}
 FIXED_ARGS = {"env", "players", "features", "seed", "num_envs", "hidden", "layers", "value_head"}
+# The self-play searches' settings unless --setting says otherwise: mctx's value_scale (c_scale), which every run of
+# docs/training.md set, rather than the server's 1.
+SETTINGS = {"value_scale": 0.1}
 CURVE = ["round", "seconds", "games", "positions", "loss_policy", "loss_value"]  # then per opponent: vs_X, _low, _high
 
 
@@ -98,7 +105,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "targets: its visit counts and root value)")
     p.add_argument("--teacher-rounds", type=int, default=1000, help="rounds, first, searched by --teacher")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE", help="a search setting "
-                   "(PROTOCOL.md §3: value_scale=0.1, pb_c_init=2, max_num_considered_actions=8…), repeatable")
+                   "over SETTINGS (PROTOCOL.md §3: pb_c_init=2, max_num_considered_actions=8…), repeatable")
     p.add_argument("--sample-moves", type=int, default=6, help="decisions of each game drawn from the improved "
                    "policy (temperature 1) rather than the search's action")
     p.add_argument("--value-target", choices=["outcome", "mixed", "search"], default="search", help="what the "
@@ -109,6 +116,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--lr-final", type=float, default=1e-4, help="with --anneal-rounds: the learning rate it ends at")
+    p.add_argument("--anneal-rounds", type=int, default=15000, help="the learning rate falls from --lr to --lr-final "
+                   "along a cosine over rounds 0 to this one and stays there (0: --lr throughout)")
     p.add_argument("--weight-decay", type=float, default=1e-4)
     p.add_argument("--batch-size", type=int, default=512)
     p.add_argument("--updates", type=int, default=4, help="training steps per round of searches")
@@ -116,11 +126,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--min-buffer", type=int, default=4096, help="positions before training starts")
     p.add_argument("--rounds", type=int, default=0, help="stop after this many rounds (0: no limit)")
     p.add_argument("--minutes", type=float, default=30, help="stop after this much wall clock (0: no limit)")
-    p.add_argument("--eval-every", type=int, default=200, help="rounds between evaluations (0: never)")
+    p.add_argument("--eval-every", type=int, default=1000, help="rounds between evaluations (0: never)")
     p.add_argument("--eval-games", type=int, default=200, help="games against each opponent")
     p.add_argument("--eval-opponents", nargs="+", default=["greedy"], metavar="BOT", help="built-in bots")
     p.add_argument("--eval-seed", type=int, default=10_000_000, help="eval game j is dealt from eval-seed + j")
-    p.add_argument("--checkpoint-every", type=int, default=200, help="rounds between checkpoints")
+    p.add_argument("--checkpoint-every", type=int, default=1000, help="rounds between checkpoints")
     p.add_argument("--out", default=None, help="checkpoint.pt, state.pt, net.safetensors, curve.csv, tb/ (default: "
                    "runs/alphazero, or the resumed run's)")
     p.add_argument("--resume", default=None, metavar="FILE", help="continue the run saved in this state.pt (exactly) "
@@ -131,7 +141,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--keep-nets", action="store_true", help="also keep each checkpoint's network, "
                    "nets/round-N.safetensors, to ladder the run's curve afterwards")
     p.add_argument("--no-state", dest="state", action="store_false", help="save only the compact checkpoint.pt")
-    p.add_argument("--url", default=None, help="a running server (default: start a local one)")
+    p.add_argument("--url", default=None, help="a running server (default: start one of its own, a search slot "
+                   "per core)")
     p.add_argument("--torch-threads", type=int, default=1, help="the server shares the cores: keep this small")
     p.add_argument("--no-progress", dest="progress", action="store_false")
     args = p.parse_args(argv)
@@ -140,7 +151,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         given = given_args(p, argv)
         if fixed := sorted(k for k in given.keys() & FIXED_ARGS if given[k] != saved.get(k, given[k])):
             p.error(f"--resume: {', '.join('--' + k.replace('_', '-') for k in fixed)} shape the run and cannot change")
-        # Arguments added since the checkpoint take their defaults.
+        # Arguments added since the checkpoint take their defaults, but a run saved before --anneal-rounds keeps the
+        # constant learning rate it had.
+        saved = {"anneal_rounds": 0, **saved}
         args = argparse.Namespace(**{**vars(p.parse_args([])), **saved, **given,
                                      **{k: getattr(args, k) for k in RUN_ARGS}})
     args.out = args.out or "runs/alphazero"
@@ -163,8 +176,8 @@ def env_options(args) -> dict:
 
 
 def search_settings(args) -> dict:
-    """--setting KEY=VALUE pairs, numbers as numbers."""
-    settings = {}
+    """SETTINGS and the --setting KEY=VALUE pairs over them, numbers as numbers."""
+    settings = dict(SETTINGS)
     for item in args.setting:
         key, _, value = item.partition("=")
         settings[key] = float(value) if "." in value or "e" in value else int(value)
@@ -360,6 +373,15 @@ def self_play_round(run: Run, envs, obs, infos, args):
     return obs, infos, finished
 
 
+def learning_rate(args, round_: int) -> float:
+    """The round's learning rate: --lr, or with --anneal-rounds its cosine fall to --lr-final (a function of the
+    round alone, so that a run stays reproducible whatever its timing)."""
+    if not args.anneal_rounds:
+        return args.lr
+    done = min(round_ / args.anneal_rounds, 1.0)
+    return args.lr_final + (args.lr - args.lr_final) * (1 + math.cos(math.pi * done)) / 2
+
+
 def learn(run: Run, args) -> tuple[float, float]:
     """The round's training steps (the learner's thread): the last one's losses."""
     losses = (0.0, 0.0)
@@ -400,6 +422,10 @@ def main(argv=None) -> None:
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
+    # Without --url, a server of the run's own with a search slot per core, as the runs of docs/training.md had:
+    # the teacher's searches take every core while the client waits for them.
+    server = None if args.url else LocalServer(args=("--log-level", "warn", "--search-slots", str(default_workers())))
+    args.url = args.url or server.url
     envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
                                 autoreset="same_step", **env_options(args))
     obs, infos = envs.reset()
@@ -407,8 +433,8 @@ def main(argv=None) -> None:
     run = Run(args, envs, sample_scale(args))
     if args.resume:
         obs, infos = run.load(torch.load(args.resume, map_location="cpu", weights_only=False), envs, args)
-        for group in run.optimizer.param_groups:  # the resume's own, if given
-            group.update(lr=args.lr, weight_decay=args.weight_decay)
+        for group in run.optimizer.param_groups:  # the resume's own, if given (the learning rate: each round's)
+            group["weight_decay"] = args.weight_decay
     elif args.init:  # a resumed run's weights are its own
         run.warm_start(args.init)
     writer = SummaryWriter(os.path.join(args.out, "tb"), purge_step=run.round)
@@ -434,6 +460,8 @@ def main(argv=None) -> None:
     learner = ThreadPoolExecutor(max_workers=1, initializer=torch.set_num_threads, initargs=(args.torch_threads,))
     while not (args.rounds and run.round >= args.rounds or
                args.minutes and time.perf_counter() - started >= args.minutes * 60):
+        for group in run.optimizer.param_groups:
+            group["lr"] = learning_rate(args, run.round)
         training = learner.submit(learn, run, args) if run.replay.len >= args.min_buffer else None
         obs, infos, finished = self_play_round(run, envs, obs, infos, args)
         if training is not None:
@@ -461,6 +489,8 @@ def main(argv=None) -> None:
     bar.close()
     writer.close()
     envs.close()
+    if server:
+        server.stop()
     print(f"{run.round} rounds, {run.finished} games, {run.replay.len} positions in the buffer; "
           f"{os.path.join(args.out, 'net.safetensors')}")
 

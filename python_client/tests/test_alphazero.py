@@ -81,13 +81,30 @@ def test_a_compact_checkpoint_resumes_reproducibly(url, tmp_path):
     assert not all(torch.equal(a[k], before[k]) for k in a)  # it refilled the buffer and trained
     # A resume may change how the run learns, not what the network is.
     proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--out", str(tmp_path / "c"),
-               "--rounds", "41", "--lr", "0.0005", "--url", url, "--no-progress")
+               "--rounds", "41", "--lr", "0.0005", "--anneal-rounds", "0", "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     saved = torch.load(tmp_path / "c" / "checkpoint.pt", map_location="cpu", weights_only=False)
     assert saved["args"]["lr"] == 0.0005 and saved["optimizer"]["param_groups"][0]["lr"] == 0.0005
     assert saved["args"]["simulations"] == 8  # the rest as saved
     proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--hidden", "64", "--url", url)
     assert proc.returncode == 2 and "--hidden shape the run and cannot change" in proc.stderr
+
+
+def test_the_learning_rate_anneals_along_a_cosine_by_rounds(url, tmp_path):
+    """--anneal-rounds 40: the step of round 20 runs at the midpoint of --lr and --lr-final, round 40's and every
+    later one's at --lr-final; a resume goes on along the same schedule."""
+    schedule = ["--lr", "0.001", "--lr-final", "0.0001", "--anneal-rounds", "40", "--eval-every", "0"]
+
+    def lr(out) -> float:
+        return torch.load(out / "checkpoint.pt", map_location="cpu", weights_only=False)["optimizer"][
+            "param_groups"][0]["lr"]
+
+    alphazero(url, tmp_path / "half", "--rounds", "21", *schedule)
+    assert lr(tmp_path / "half") == pytest.approx(0.00055)
+    proc = run("-m", "splendor_rl.alphazero", "--resume", str(tmp_path / "half" / "checkpoint.pt"), "--out",
+               str(tmp_path / "end"), "--rounds", "46", "--url", url, "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert lr(tmp_path / "end") == pytest.approx(0.0001)
 
 
 def test_playout_cap_randomisation_trains_on_the_full_searches_only(url, tmp_path):
@@ -124,14 +141,16 @@ COMMITTED = sorted((REPO / "checkpoints").glob("*/checkpoint.pt"))
 @pytest.mark.parametrize("checkpoint", COMMITTED, ids=lambda p: p.parent.name)
 def test_a_committed_checkpoint_resumes_on_a_fresh_machine(url, tmp_path, checkpoint):
     """One more round from a committed checkpoint: it loads, deals its games, searches with its network and saves
-    again, its counters going on."""
+    again, its counters going on, at the constant learning rate it was saved with (before --anneal-rounds)."""
     saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
     assert checkpoint.stat().st_size < 8_000_000 and not {"replay", "games", "envs"} & saved.keys()
     proc = run("-m", "splendor_rl.alphazero", "--resume", str(checkpoint), "--out", str(tmp_path),
                "--rounds", str(saved["round"] + 1), "--minutes", "0", "--url", url, "--no-progress")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"{saved['round'] + 1} rounds, ")
-    assert (tmp_path / "checkpoint.pt").exists() and (tmp_path / "net.safetensors").exists()
+    assert (tmp_path / "net.safetensors").exists()
+    resumed = torch.load(tmp_path / "checkpoint.pt", map_location="cpu", weights_only=False)
+    assert resumed["optimizer"]["param_groups"][0]["lr"] == saved["args"]["lr"]
 
 
 @pytest.mark.parametrize("env_id", ["splendor-v1", "splendor-duel-v1"])
