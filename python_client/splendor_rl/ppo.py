@@ -33,7 +33,9 @@ table size and the features are the network's, and `--save` writes the same port
 `splendor_rl.evaluate` and the server's `baseline` bots (`--baselines DIR`) play. The learner holds one seat of
 every game, so this teaches the network to beat these bots, not the game: a ladder says what it did to the rest of
 its play. It also makes the policy surer, and a search guided by those priors looks at fewer moves (at 4 players
-it searched far worse: docs/training.md).
+it searched far worse: docs/training.md). `--kl-init COEF` adds COEF × KL(the --init network's policy ‖ the policy
+trained) to the loss, on the positions of each update, so that the moves the parent thought worth a look keep their
+share of the priors.
 """
 
 from __future__ import annotations
@@ -109,6 +111,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "--checkpoint-every updates and at the end; `{update}` in PATH is replaced by the update count")
     p.add_argument("--checkpoint-every", type=int, default=0, metavar="K", help="updates between checkpoints "
                    "(0: only at the end); the envs are reset with seeds derived from (seed, update) at each")
+    p.add_argument("--kl-init", type=float, default=0, metavar="COEF", help="with --init: add COEF × KL(the --init "
+                   "network's policy ‖ the policy trained) to the loss, so that the priors a search reads stay near "
+                   "the parent's (0: no such term)")
     p.add_argument("--init", default=None, metavar="NET", help="fine-tune this network of splendor_rl.alphazero "
                    "(a .safetensors file) instead of training a new MLP: its env, players and features are used")
     p.add_argument("--resume", default=None, metavar="PATH", help="continue the run saved in this checkpoint")
@@ -117,6 +122,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.init:
         init_options(p, args)
+    elif args.kl_init:
+        p.error("--kl-init keeps the policy near the --init network's: pass --init NET")
     args.batch_size = args.num_envs * args.num_steps
     for flag, steps in (("--total-timesteps", args.total_timesteps), ("--eval-every", args.eval_every)):
         if steps % args.batch_size:  # rounding it silently would train or evaluate at other steps than asked
@@ -175,6 +182,26 @@ def build_model(args: argparse.Namespace, envs) -> nn.Module:
         return ActorCritic(pvnet.load(args.init)[0])
     return MLPPolicy(envs.single_observation_space.shape[0], envs.single_action_space.n, hidden=args.hidden,
                      layers=args.layers, activation=args.activation, layout=envs.layout)
+
+
+def parent_of(args: argparse.Namespace) -> nn.Module | None:
+    """The --init network as loaded, frozen, when --kl-init keeps the trained policy near it."""
+    if not args.kl_init:
+        return None
+    from . import pvnet
+
+    return pvnet.load(args.init)[0].requires_grad_(False)
+
+
+def log_policy(net: nn.Module, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities of the legal actions (the masked ones underflow to probability 0)."""
+    return net.evaluate(x, mask)[0].log_softmax(-1)
+
+
+def kl(log_p: torch.Tensor, log_q: torch.Tensor) -> torch.Tensor:
+    """The mean KL(p ‖ q): forward, so that q is penalised for leaving out a move p plays, which the search's
+    priors must keep."""
+    return (log_p.exp() * (log_p - log_q)).sum(-1).mean()
 
 
 def save_network(args: argparse.Namespace, model: nn.Module, **extra) -> None:
@@ -249,6 +276,7 @@ def main(argv=None) -> int:
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
     model = build_model(args, envs)
+    parent = parent_of(args)
     optimizer = optim.Adam(model.parameters(), lr=args.learning_rate, eps=1e-5)
 
     T, N = args.num_steps, args.num_envs
@@ -359,6 +387,10 @@ def main(argv=None) -> int:
         b_logprobs, b_actions = logprobs.reshape(-1), actions.reshape(-1)
         b_advantages, b_returns, b_values = advantages.reshape(-1), returns.reshape(-1), values.reshape(-1)
         b_inds = np.arange(args.batch_size)
+        if parent is not None:
+            with torch.no_grad():
+                b_parent = log_policy(parent, b_x, b_masks)
+        kl_parent = torch.zeros(())
         clipfracs = []
         for epoch in range(args.update_epochs):
             np.random.shuffle(b_inds)
@@ -382,6 +414,9 @@ def main(argv=None) -> int:
                     v_loss = 0.5 * ((newvalue - b_returns[mb]) ** 2).mean()
                 entropy_loss = entropy.mean()
                 loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+                if parent is not None:
+                    kl_parent = kl(b_parent[mb], log_policy(model.net, b_x[mb], b_masks[mb]))
+                    loss = loss + args.kl_init * kl_parent
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
@@ -393,11 +428,13 @@ def main(argv=None) -> int:
         bar.update(args.batch_size)
         win = np.mean(recent_wins) if recent_wins else float("nan")
         bar.set_postfix_str(f"win {100 * win:.1f}% ep {episodes} ent {entropy_loss.item():.2f} "
-                            f"kl {approx_kl.item():.3f} clip {np.mean(clipfracs):.2f} v {v_loss.item():.3f}",
+                            f"kl {approx_kl.item():.3f} clip {np.mean(clipfracs):.2f} v {v_loss.item():.3f}"
+                            + (f" kl-init {kl_parent.item():.3f}" if parent is not None else ""),
                             refresh=False)
         if not args.progress and iteration % 10 == 0:
             print(f"step {global_step:>9,} {minutes:5.1f} min | train win {100 * win:5.1f}% (episodes {episodes}) | "
-                  f"{(global_step - first_step) / (minutes * 60):.0f} steps/s", flush=True)
+                  f"{(global_step - first_step) / (minutes * 60):.0f} steps/s"
+                  + (f" | kl to --init {kl_parent.item():.3f}" if parent is not None else ""), flush=True)
         out_of_time = args.time_limit and minutes >= args.time_limit
         if args.eval_every and args.eval_games > 0 and global_step >= next_eval and not out_of_time:
             evaluate(global_step, minutes, recent_wins)

@@ -194,6 +194,39 @@ def test_ppo_fine_tunes_a_network_of_alphazero(url, network, tmp_path):
     assert parse(evaluate(url, "--policy", str(out), "--players", "4", "--opponent", "greedy", "--games", "4"))[3] == 4
 
 
+def test_ppo_kl_init_keeps_the_policy_near_the_init_network(url, network, tmp_path):
+    """`--kl-init COEF` adds KL(the --init policy ‖ the trained one) to the loss: the same run, at a learning rate
+    that moves the policy far, ends nearer its parent with it than without, measured on positions of its table."""
+    import torch
+
+    import splendor_rl
+    from splendor_rl import pvnet
+    from splendor_rl.ppo import kl, log_policy
+
+    def tuned(*extra: str):
+        out = tmp_path / f"tuned{len(extra)}.safetensors"
+        proc = run("-m", "splendor_rl.ppo", "--init", str(network), "--opponent", "random", "--url", url,
+                   "--total-timesteps", "512", "--num-envs", "4", "--num-steps", "32", "--learning-rate", "0.03",
+                   "--ent-coef", "0", "--eval-every", "0", "--eval-games", "0", "--save", str(out), "--no-progress",
+                   *extra)
+        assert proc.returncode == 0, proc.stderr
+        return pvnet.load(str(out))[0]
+
+    envs = splendor_rl.make_vec("splendor-v1", num_envs=64, url=url, players=4, features="derived")
+    obs, infos = envs.reset(seed=5)
+    envs.close()
+    x, mask = torch.tensor(obs), torch.tensor(infos["action_mask"])
+    with torch.no_grad():
+        parent = log_policy(pvnet.load(str(network))[0], x, mask)
+        free, kept = (kl(parent, log_policy(net, x, mask)).item() for net in (tuned(), tuned("--kl-init", "10")))
+    assert kept < free / 10, (kept, free)
+
+
+def test_ppo_kl_init_needs_an_init_network():
+    proc = run("-m", "splendor_rl.ppo", "--kl-init", "1")
+    assert proc.returncode == 2 and "--kl-init keeps the policy near the --init network's" in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("args, message", [(["--init", "missing.safetensors"], "--init missing.safetensors: "),
                                            (["--save", "tuned.pt"], "--save tuned.pt: a fine-tuned network is saved")])
 def test_ppo_refuses_an_init_it_cannot_use_in_one_line(network, args, message):
