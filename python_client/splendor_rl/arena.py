@@ -32,7 +32,6 @@ import numpy as np
 
 from . import cli
 from .arena_replay import ReplayWriter
-from .errors import ConnectionLost, ServerUnreachable, SplendorError
 from .extras import MissingExtra, require
 from .evaluate import Policy, bot_kind, checkpoint_env, checkpoint_policy, fail, network_options
 from .seeds import derive_seed
@@ -359,10 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             records = run(entrants, env_id=args.env, players=args.players, fmt=args.format, hero=hero,
                           deals=args.deals, seed=args.seed, num_envs=args.num_envs, url=args.url,
                           replays=args.replays, on_game=lambda record: bar.update(), **options)
-        except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
-            # Expected failures (a dead URL, a bot setting the server refuses, a lost connection) are one line.
-            print(f"splendor_rl.arena: {type(exc).__name__}: {exc}", file=sys.stderr)
-            return 1
+        except cli.EXPECTED as exc:
+            return cli.failed("splendor_rl.arena", exc)
     report = build_report(run_key(args, entrants), records)
     files = write_files(report, args.out) if args.out else []
     print(summary(report, files))

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import cli
 from .connection import Connection
-from .errors import ConnectionLost, ServerUnreachable, SplendorError, UnknownEnv
+from .errors import UnknownEnv
 from .sample import sample_legal
 from .server import LocalServer, find_binary
 from .vector import SplendorVectorEnv
@@ -127,9 +128,8 @@ def main(argv: list[str] | None = None) -> int:
             us = {k: v * 1e6 for k, v in parts.items()}
             print(f"{n:>13} {us['policy']:>9.0f} {us['transport']:>10.0f} {us['decode']:>8.0f} {us['rest']:>8.0f} "
                   f"{batch_seconds * 1e6:>13.1f}")
-    except (SplendorError, ServerUnreachable, ConnectionLost) as exc:  # a dead --url, an unknown --env: one line
-        print(f"splendor_rl.bench: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    except cli.EXPECTED as exc:  # a dead --url, an unknown --env
+        return cli.failed("splendor_rl.bench", exc)
     finally:
         if server:
             server.stop()

@@ -4,6 +4,13 @@ paragraph, whole, and whose --help shows each option's default."""
 from __future__ import annotations
 
 import argparse
+import sys
+
+from .errors import ConnectionLost, ServerUnreachable, SplendorError
+
+# What a tool reports in one line rather than a traceback: a dead URL, an env or bot setting the server refuses, a
+# dropped connection.
+EXPECTED = (SplendorError, ServerUnreachable, ConnectionLost)
 
 
 class Parser(argparse.ArgumentParser):
@@ -21,3 +28,9 @@ class Parser(argparse.ArgumentParser):
 def parser(doc: str | None, prog: str | None = None) -> Parser:
     """The parser of a module of docstring `doc`: its first paragraph, as one line, describes it."""
     return Parser(prog=prog, description=" ".join((doc or "").split("\n\n")[0].split()))
+
+
+def failed(prog: str, exc: BaseException) -> int:
+    """An expected failure (EXPECTED) as one line on stderr, `prog: Kind: message`; returns the exit status, 1."""
+    print(f"{prog}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 1

@@ -38,7 +38,7 @@ import numpy as np
 
 from . import cli
 from .connection import Connection
-from .errors import ConnectionLost, ServerUnreachable, SplendorError
+from .errors import ConnectionLost
 from .extras import MissingExtra, require
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
@@ -425,12 +425,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = play(policy, args.games, seed=args.seed, opponent=args.opponent, players=args.players,
                       num_envs=args.num_envs, url=args.url, env_id=args.env,
                       done=results.done if results else None, on_game=results.add if results else None, **options)
-    except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
-        # Expected failures (a dead URL, an unknown env, a dropped connection) are one line, not a traceback.
+    except cli.EXPECTED as exc:
         if isinstance(exc, ConnectionLost):  # what to do is this tool's, not the library's hint
             exc = ConnectionLost(exc.url, exc.code, exc.reason, resume_hint(args.results))
-        print(f"splendor_rl.evaluate: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+        return cli.failed("splendor_rl.evaluate", exc)
     finally:
         if results is not None:
             results.close()

@@ -34,7 +34,6 @@ from typing import Sequence
 
 from . import cli
 from .arena import check_entrants, load_policies, parse_entrant, run
-from .errors import ConnectionLost, ServerUnreachable, SplendorError
 
 DEALS, SEED = 50, 20261126
 # The reference fields, fitted by `--calibrate` (docs/ladder.md), then frozen editions of the shipped networks
@@ -249,9 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         records = run(entrants, env_id=args.env, players=args.players, fmt="round-robin" if args.calibrate else
                       "gauntlet", hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url,
                       **args.env_options)
-    except (SplendorError, ServerUnreachable, ConnectionLost) as exc:
-        print(f"splendor_rl.ladder: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    except cli.EXPECTED as exc:
+        return cli.failed("splendor_rl.ladder", exc)
     note = "" if args.deals == DEALS else f" (--deals {args.deals}: not the ladder's deals, not comparable)"
     if args.calibrate:
         for name, rating in calibrate(list(field), records).items():

@@ -59,7 +59,6 @@ import torch.optim as optim
 from tqdm import tqdm
 
 from . import cli, derive_seed, make_vec
-from .errors import ServerUnreachable, SplendorError
 from .evaluate import play, wilson
 from .policy import MLPPolicy, act, save_checkpoint
 
@@ -270,9 +269,8 @@ def main(argv=None) -> int:
         envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url, mode="vs_bots",
                         bots=args.opponent, players=args.players, reward=args.reward, autoreset="same_step",
                         features=args.features)
-    except (SplendorError, ServerUnreachable) as exc:  # a dead --url, an unknown bot: one line
-        print(f"splendor_rl.ppo: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    except cli.EXPECTED as exc:  # a dead --url, an unknown bot
+        return cli.failed("splendor_rl.ppo", exc)
     obs_dim = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n
     model = build_model(args, envs)

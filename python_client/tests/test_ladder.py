@@ -131,3 +131,9 @@ def test_refusals_are_one_line(url):
     assert neither.returncode == 2 and "name an entrant, or pass --calibrate" in neither.stderr
     unknown = run("-m", "splendor_rl.ladder", "minimax", "--url", url)
     assert unknown.returncode == 2 and "is no built-in bot" in unknown.stderr, unknown.stderr
+
+
+def test_a_dead_url_is_one_line(free_url):
+    proc = run("-m", "splendor_rl.ladder", "mcts:10", "--deals", "1", "--url", free_url)
+    assert proc.returncode == 1 and proc.stderr.startswith("splendor_rl.ladder: ServerUnreachable"), proc.stderr
+    assert proc.stderr.count("\n") == 1 and free_url in proc.stderr, proc.stderr
