@@ -424,7 +424,7 @@ def main(argv=None) -> None:
     os.makedirs(args.out, exist_ok=True)
     # Without --url, a server of the run's own with a search slot per core, as the runs of docs/training.md had:
     # the teacher's searches take every core while the client waits for them.
-    server = None if args.url else LocalServer(args=("--log-level", "warn", "--search-slots", str(default_workers())))
+    server = None if args.url else LocalServer(args=("--search-slots", str(default_workers())))
     args.url = args.url or server.url
     envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
                                 autoreset="same_step", **env_options(args))

@@ -58,11 +58,12 @@ class LocalServer:
     when the process dies). A child made by a bare fork (multiprocessing's "fork") inherits that end too, and keeps
     the server alive until it exits as well; only the process that started it stops it."""
 
-    def __init__(self, binary: str | None = None, args: tuple[str, ...] = ("--log-level", "warn"),
-                 startup_timeout: float = 30.0, port: int = 0, workers: int | None = None):
+    def __init__(self, binary: str | None = None, args: tuple[str, ...] = (), startup_timeout: float = 30.0,
+                 port: int = 0, workers: int | None = None):
         self.binary = binary or find_binary()
+        # `args`, more of the server's flags, come last: a flag given there again (`--log-level info`) wins.
         command = [self.binary, "--listen", f"127.0.0.1:{port}", "--exit-on-stdin-close",
-                   "--workers", str(workers or default_workers()), *args]
+                   "--workers", str(workers or default_workers()), "--log-level", "warn", *args]
         self._owner = os.getpid()
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         lines: queue.Queue[str] = queue.Queue()

@@ -50,7 +50,7 @@ def networks(tmp_path_factory):
             envs.close()
             pvnet.save(net, str(folder / f"{name}.safetensors"), env_id, {"features": "none", **options})
             nets[name] = pvnet.load(str(folder / f"{name}.safetensors"))[0]
-    with LocalServer(args=("--log-level", "warn", "--baselines", str(folder))) as srv:
+    with LocalServer(args=("--baselines", str(folder))) as srv:
         yield srv.url, nets
 
 
@@ -84,7 +84,7 @@ def test_shipped_baseline_is_its_files_argmax(path):
     assert (named_env, options.get("players", 2)) == (env_id, int(players))  # what the name says it was trained for
     bot = f"baseline@{edition}" if edition else "baseline"
     rng, checked = np.random.default_rng(2), 0
-    with LocalServer(args=("--log-level", "warn")) as srv:
+    with LocalServer() as srv:
         for envs, obs, mask in positions(srv.url, env_id, options, rng):
             np.testing.assert_array_equal(envs.bot_actions(bot), net.greedy(obs, mask))
             checked += len(obs)

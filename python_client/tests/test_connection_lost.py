@@ -24,7 +24,7 @@ IDLE_CLOSES = 'splendor_dropped_connections_total{reason="idle_timeout"}'
 
 
 def server(*args: str, port: int = 0) -> LocalServer:
-    return LocalServer(args=("--log-level", "warn", *args), port=port)
+    return LocalServer(args=args, port=port)
 
 
 def free_port() -> int:

@@ -73,7 +73,7 @@ def test_malformed_frame_is_bad_request(url):
 
 
 def test_limits_and_token():
-    with LocalServer(args=("--log-level", "warn", "--token", "s3cret", "--max-envs-per-connection", "10")) as srv:
+    with LocalServer(args=("--token", "s3cret", "--max-envs-per-connection", "10")) as srv:
         with pytest.raises(splendor_rl.Unauthorized):
             Connection(srv.url)
         with pytest.raises(splendor_rl.Unauthorized):

@@ -355,7 +355,7 @@ def test_evaluate_a_lost_connection_says_how_to_resume(tmp_path):
     from splendor_rl import LocalServer
 
     results = tmp_path / "games.jsonl"
-    with LocalServer(args=("--log-level", "warn")) as srv:
+    with LocalServer() as srv:
         proc = subprocess.Popen([sys.executable, "-m", "splendor_rl.evaluate", "--url", srv.url, "--games", "100000",
                                  "--num-envs", "1", "--results", str(results)], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=subprocess_env())

@@ -112,7 +112,7 @@ def test_idle_client_answers_pings():
     """The server drops a peer that answers no ping for two intervals; a client idle between calls must not be."""
     # Pings every second, answered by a thread that looks every quarter second: a pong may be late by more than
     # a second of a busy machine's stalls before the server (two intervals) drops the client.
-    with LocalServer(args=("--log-level", "warn", "--ping-interval", "1s")) as srv:
+    with LocalServer(args=("--ping-interval", "1s")) as srv:
         with Connection(srv.url) as conn:
             time.sleep(3.5)  # several ping intervals with no call, past the two a silent peer gets
             assert conn.call("hello")["protocol"] == 1
@@ -122,7 +122,7 @@ def test_plain_websockets_client_stays_connected_while_idle():
     """Any client whose library answers pings stays connected, however long it sends nothing."""
     from websockets.sync.client import connect
 
-    with LocalServer(args=("--log-level", "warn", "--ping-interval", "1s")) as srv:  # as above
+    with LocalServer(args=("--ping-interval", "1s")) as srv:  # as above
         with connect(srv.url, max_size=None) as ws:
             time.sleep(3.5)
             ws.send(pack({"id": 1, "op": "hello"}))

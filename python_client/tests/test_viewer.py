@@ -451,7 +451,7 @@ def test_play_duel_shows_bot_decisions_and_hints(page, base):
 
 
 def test_a_server_token_is_asked_for(browser):
-    with splendor_rl.LocalServer(args=("--log-level", "warn", "--token", "open sesame")) as server:
+    with splendor_rl.LocalServer(args=("--token", "open sesame")) as server:
         page = browser.new_page()
         page.goto(viewer_address(server.url) + "#play")
         page.wait_for_selector("#token-form:not([hidden])")
@@ -505,7 +505,7 @@ def test_the_viewer_cannot_be_framed_and_loads_only_its_own_files(page, base):
 ])
 def test_a_link_alone_starts_nothing(page, link):
     # A server of its own: the metrics count this page's requests only, not those of a game another test left.
-    with splendor_rl.LocalServer(args=("--log-level", "warn")) as server:
+    with splendor_rl.LocalServer() as server:
         link_starts_nothing(page, viewer_address(server.url), link)
 
 
@@ -592,7 +592,7 @@ def two_player_networks(tmp_path_factory):
     folder = tmp_path_factory.mktemp("two-player-baselines")
     for path in (REPO / "baselines").glob("*-2p*.safetensors"):
         (folder / path.name).write_bytes(path.read_bytes())
-    with splendor_rl.LocalServer(args=("--log-level", "warn", "--baselines", str(folder))) as server:
+    with splendor_rl.LocalServer(args=("--baselines", str(folder))) as server:
         yield viewer_address(server.url)
 
 
