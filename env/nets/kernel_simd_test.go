@@ -1,0 +1,46 @@
+//go:build goexperiment.simd && amd64
+
+package nets
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestKernelsAgree: the 8-wide kernels give the Go kernels' bits, on every
+// length (whole vectors and a tail), on values of every magnitude and sign.
+func TestKernelsAgree(t *testing.T) {
+	if !avx2 {
+		t.Skip("this CPU has no AVX2: the Go kernels run, and nothing is vectorized to compare")
+	}
+	r := rand.New(rand.NewPCG(8, 1))
+	draw := func(n int) []float32 {
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
+		}
+		return s
+	}
+	for _, n := range []int{1, 7, 8, 9, 16, 78, 79, 256, 257} {
+		for range 50 {
+			y, v, c := draw(n), draw(4), [4][]float32{draw(n), draw(n), draw(n), draw(n)}
+			want, got := append([]float32(nil), y...), append([]float32(nil), y...)
+			addScaled4Go(want, v[0], v[1], v[2], v[3], c[0], c[1], c[2], c[3])
+			addScaled4(got, v[0], v[1], v[2], v[3], c[0], c[1], c[2], c[3])
+			requireSameBits(t, want, got, "addScaled4, length %d", n)
+			addScaledGo(want, v[0], c[0])
+			addScaled(got, v[0], c[0])
+			requireSameBits(t, want, got, "addScaled, length %d", n)
+		}
+	}
+}
+
+func requireSameBits(t *testing.T, want, got []float32, msg string, args ...any) {
+	t.Helper()
+	for i := range want {
+		require.Equal(t, math.Float32bits(want[i]), math.Float32bits(got[i]), append([]any{msg + ", index %d"}, append(args, i)...)...)
+	}
+}
