@@ -124,14 +124,14 @@ func TestParse(t *testing.T) {
 			Search: bots.Settings{Iterations: 10, Exploration: 1.5, Rollout: bots.Random}},
 		"baseline":                        {Kind: bots.Baseline},
 		"baseline+search:1":               {Kind: bots.Baseline, Simulations: 1},
-		"baseline+search:16384":           {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
+		"baseline+search:32768":           {Kind: bots.Baseline, Simulations: bots.MaxSimulations},
 		"baseline+search:8,playouts=0.5":  {Kind: bots.Baseline, Simulations: 8, Playouts: 50},
 		"baseline+search:8,playouts=0.07": {Kind: bots.Baseline, Simulations: 8, Playouts: 7},
 		"baseline+search:8,playouts=1":    {Kind: bots.Baseline, Simulations: 8, Playouts: 100},
 		"baseline+search:8,playouts=0":    {Kind: bots.Baseline, Simulations: 8},
 		"gumbel":                          {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
 		"puct:1":                          {Kind: bots.GuidedPUCT, Simulations: 1},
-		"puct:16384":                      {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
+		"puct:32768":                      {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
 	} {
 		spec, err := bots.Parse(name)
 		require.NoError(t, err, name)
@@ -140,11 +140,11 @@ func TestParse(t *testing.T) {
 	for _, name := range []string{"", "Greedy", "mcts:", "mcts:0", "mcts:100001", "mcts:-5", "greedy:5",
 		"mcts:iterations=ten", "mcts:exploration=-1", "mcts:exploration=nan", "mcts:rollout=mcts",
 		"mcts:depth=3", "mcts:iterations=10,,", "baseline:5", "baseline+search", "baseline+search:",
-		"baseline+search:0", "baseline+search:16385", "baseline+search:x", "baseline+mcts:5",
+		"baseline+search:0", "baseline+search:32769", "baseline+search:x", "baseline+mcts:5",
 		"baseline+search:8,playouts=", "baseline+search:8,playouts=1.5", "baseline+search:8,playouts=-0.5",
 		"baseline+search:8,playouts=0.333", "baseline+search:8,playouts=nan", "baseline+search:8,playout=0.5",
 		"baseline+search:8,playouts=0.5,playouts=0.5", "baseline,playouts=0.5",
-		"gumbel:", "gumbel:0", "puct:16385", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
+		"gumbel:", "gumbel:0", "puct:32769", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)
 	}

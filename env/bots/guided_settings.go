@@ -72,5 +72,8 @@ var PlayoutGuided = func() GuidedSettings {
 
 // MaxSimulations bounds a guided search (AlphaZero searched 800, Gumbel
 // MuZero far fewer): its tree grows by a node per legal action of each leaf
-// (GuidedBytes), far faster than mcts's one node an iteration.
-const MaxSimulations = 16384
+// (GuidedBytes), far faster than mcts's one node an iteration. 32,768 lets a
+// baseline search think for about the half second a human opponent would
+// wait (docs/bots.md); a search slot budgets its tree (GuidedBytes: 561 MiB
+// at most, docs/server.md).
+const MaxSimulations = 32768
