@@ -4,7 +4,7 @@ package nets
 
 import "simd/archsimd"
 
-// avx2 is whether this CPU runs the 8-wide kernel.
+// avx2 is whether this CPU runs the 8-wide kernels.
 var avx2 = archsimd.X86.AVX2()
 
 // The kernels of layer.apply eight outputs at a time, where the CPU has
