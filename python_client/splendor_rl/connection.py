@@ -18,7 +18,7 @@ from collections import deque
 from typing import Any
 
 from websockets.client import ClientProtocol
-from websockets.exceptions import InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import WebSocketURI, parse_uri
@@ -48,6 +48,14 @@ def websocket_uri(url: str) -> WebSocketURI:
     except InvalidURI:
         raise BadURL(f"{url!r} is not a WebSocket URL: use ws://host:port/ws (wss:// for TLS), e.g. "
                      "ws://127.0.0.1:8765/ws") from None
+
+
+def wrong_path_hint(uri: WebSocketURI) -> str:
+    """What to try when an HTTP server at `uri` refused the WebSocket upgrade: a splendor-server's WebSocket is
+    at /ws (its other paths serve the viewer, health and metrics)."""
+    scheme = "wss" if uri.secure else "ws"
+    return (f"An HTTP server answers there but not with a WebSocket at {uri.resource_name!r}: a splendor-server's "
+            f"is at /ws ({scheme}://{uri.host}:{uri.port}/ws)")
 
 
 class Connection:
@@ -102,6 +110,9 @@ class Connection:
                 sock = ssl.create_default_context().wrap_socket(sock, server_hostname=uri.host)
             self._sock = sock
             self._handshake()
+        except InvalidStatus as exc:  # something answers HTTP there, but no WebSocket: most likely the path
+            sock.close()
+            raise ServerUnreachable(self.url, f"WebSocket handshake failed ({exc})", wrong_path_hint(uri)) from exc
         except (OSError, InvalidHandshake) as exc:
             sock.close()
             raise ServerUnreachable(self.url, f"WebSocket handshake failed ({exc})") from exc

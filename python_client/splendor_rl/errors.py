@@ -123,17 +123,20 @@ class ConnectionLost(ConnectionError):
 
 class ServerUnreachable(ConnectionError):
     """No connection could be opened to `url` (refused, unknown host, timeout, or a failed WebSocket handshake
-    such as a wrong path); `reason` says which."""
+    such as a wrong path); `reason` says which, and `hint` what to do."""
 
-    def __init__(self, url: str, reason: str = ""):
-        super().__init__(f"cannot connect to {url}: {reason}. Is a server running there? Start one with "
-                         "`splendor-server --listen 127.0.0.1:8765` (ws://127.0.0.1:8765/ws; in a clone, `make run`), "
-                         "check the URL, or leave the URL out to start a local server")
+    NO_SERVER = ("Is a server running there? Start one with `splendor-server --listen 127.0.0.1:8765` "
+                 "(ws://127.0.0.1:8765/ws; in a clone, `make run`), check the URL, or leave the URL out to start a "
+                 "local server")
+
+    def __init__(self, url: str, reason: str = "", hint: str = NO_SERVER):
+        super().__init__(f"cannot connect to {url}: {reason}. {hint}")
         self.url = url
         self.reason = reason
+        self.hint = hint
 
     def __reduce__(self):
-        return type(self), (self.url, self.reason)
+        return type(self), (self.url, self.reason, self.hint)
 
 
 class EnvClosed(RuntimeError):

@@ -1,6 +1,7 @@
 """Every server error code surfaces as its documented exception, and the connection stays usable."""
 
 import gc
+import pickle
 import re
 import sys
 
@@ -114,9 +115,16 @@ def test_dead_url_is_server_unreachable_naming_it(free_url, url):
         assert err.value.url == free_url and free_url in str(err.value) and "make run" in str(err.value)
         assert "`splendor-server --listen 127.0.0.1:8765`" in str(err.value)  # the wheel's command, not only the clone's
     assert isinstance(err.value, ConnectionError)
-    wrong_path = url.replace("/ws", "/nope")  # a live server, but no WebSocket there
-    with pytest.raises(splendor_rl.ServerUnreachable, match="handshake"):
-        Connection(wrong_path)
+
+
+@pytest.mark.parametrize("path", ["/nope", "/", ""])
+def test_a_wrong_path_says_where_the_websocket_is(url, path):
+    wrong = url.removesuffix("/ws") + path  # a live server, but no WebSocket there
+    with pytest.raises(splendor_rl.ServerUnreachable, match="handshake") as err:
+        Connection(wrong)
+    assert f"a splendor-server's is at /ws ({url})" in str(err.value)
+    assert "Is a server running there?" not in str(err.value)  # one is
+    assert pickle.loads(pickle.dumps(err.value)).hint == err.value.hint
 
 
 def test_float_actions_are_refused_not_truncated(url):
