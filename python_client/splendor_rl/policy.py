@@ -90,9 +90,14 @@ class MLPPolicy(nn.Module):
     def masked_logits(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         return torch.where(mask, self.actor(x), torch.full((), MASKED_LOGIT))
 
+    def policy_value(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(masked logits, value): what act_value samples from, for a loss that needs the whole policy."""
+        return self.masked_logits(x, mask), self.value(x)
+
     def act_value(self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
         """(action, log_prob, entropy, value); samples the action when none is given."""
-        return (*act(self.masked_logits(x, mask), action), self.value(x))
+        logits, value = self.policy_value(x, mask)
+        return (*act(logits, action), value)
 
     @torch.no_grad()
     def greedy(self, obs: Any, mask: Any) -> np.ndarray:

@@ -160,9 +160,13 @@ class ActorCritic(nn.Module):
     def value(self, x: torch.Tensor) -> torch.Tensor:
         return own(self.net(x)[1])
 
-    def act_value(self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
+    def policy_value(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         logits, value = self.net.evaluate(x, mask)
-        return (*act(logits, action), own(value))
+        return logits, own(value)
+
+    def act_value(self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
+        logits, value = self.policy_value(x, mask)
+        return (*act(logits, action), value)
 
     def greedy(self, obs, mask) -> np.ndarray:
         return self.net.greedy(obs, mask)
@@ -192,14 +196,10 @@ def parent_of(args: argparse.Namespace) -> nn.Module | None:
     return pvnet.load(args.init)[0].requires_grad_(False)
 
 
-def log_policy(net: nn.Module, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Log-probabilities of the legal actions (the masked ones underflow to probability 0)."""
-    return net.evaluate(x, mask)[0].log_softmax(-1)
-
-
-def kl(log_p: torch.Tensor, log_q: torch.Tensor) -> torch.Tensor:
-    """The mean KL(p ‖ q): forward, so that q is penalised for leaving out a move p plays, which the search's
-    priors must keep."""
+def kl(p_logits: torch.Tensor, q_logits: torch.Tensor) -> torch.Tensor:
+    """The mean KL(p ‖ q) of two batches of masked logits (a masked action has probability 0 under both): forward,
+    so that q is penalised for leaving out a move p plays, which the search's priors must keep."""
+    log_p, log_q = p_logits.log_softmax(-1), q_logits.log_softmax(-1)
     return (log_p.exp() * (log_p - log_q)).sum(-1).mean()
 
 
@@ -387,14 +387,14 @@ def main(argv=None) -> int:
         b_inds = np.arange(args.batch_size)
         if parent is not None:
             with torch.no_grad():
-                b_parent = log_policy(parent, b_x, b_masks)
-        kl_parent = torch.zeros(())
+                b_parent = parent.evaluate(b_x, b_masks)[0]
         clipfracs = []
         for epoch in range(args.update_epochs):
             np.random.shuffle(b_inds)
             for begin in range(0, args.batch_size, args.minibatch_size):
                 mb = torch.from_numpy(b_inds[begin:begin + args.minibatch_size])
-                _, newlogprob, entropy, newvalue = model.act_value(b_x[mb], b_masks[mb], b_actions[mb])
+                logits, newvalue = model.policy_value(b_x[mb], b_masks[mb])
+                _, newlogprob, entropy = act(logits, b_actions[mb])
                 logratio = newlogprob - b_logprobs[mb]
                 ratio = logratio.exp()
                 with torch.no_grad():
@@ -413,7 +413,7 @@ def main(argv=None) -> int:
                 entropy_loss = entropy.mean()
                 loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
                 if parent is not None:
-                    kl_parent = kl(b_parent[mb], log_policy(model.net, b_x[mb], b_masks[mb]))
+                    kl_parent = kl(b_parent[mb], logits)
                     loss = loss + args.kl_init * kl_parent
                 optimizer.zero_grad()
                 loss.backward()

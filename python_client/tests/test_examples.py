@@ -201,7 +201,7 @@ def test_ppo_kl_init_keeps_the_policy_near_the_init_network(url, network, tmp_pa
 
     import splendor_rl
     from splendor_rl import pvnet
-    from splendor_rl.ppo import kl, log_policy
+    from splendor_rl.ppo import kl
 
     def tuned(*extra: str):
         out = tmp_path / f"tuned{len(extra)}.safetensors"
@@ -217,8 +217,8 @@ def test_ppo_kl_init_keeps_the_policy_near_the_init_network(url, network, tmp_pa
     envs.close()
     x, mask = torch.tensor(obs), torch.tensor(infos["action_mask"])
     with torch.no_grad():
-        parent = log_policy(pvnet.load(str(network))[0], x, mask)
-        free, kept = (kl(parent, log_policy(net, x, mask)).item() for net in (tuned(), tuned("--kl-init", "10")))
+        parent = pvnet.load(str(network))[0].evaluate(x, mask)[0]
+        free, kept = (kl(parent, net.evaluate(x, mask)[0]).item() for net in (tuned(), tuned("--kl-init", "10")))
     assert kept < free / 10, (kept, free)
 
 
