@@ -122,6 +122,9 @@ func (b *NetBot[S, G]) argmax(e *evaluation, s *S) int {
 func (b *NetBot[S, G]) search(e *evaluation, bot Spec, seed uint64, s *S, stop *atomic.Bool, t Targets) int {
 	set := BaselineSearch
 	set.Simulations, set.PlayoutWeight = int(bot.Simulations), float64(bot.Playouts)/100
+	if bot.Search.Exploration > 0 {
+		set.PbCInit = bot.Search.Exploration
+	}
 	m := b.guides.Start(set, s, seed, stop, b.observe)
 	defer m.Release()
 	for n := 1; ; n++ {

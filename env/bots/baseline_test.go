@@ -144,3 +144,23 @@ func TestBaselineAllocatesNothingOnceWarm(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(20, func() { b.Act(spec, &r, &g, nil, bots.Targets{}) }), name)
 	}
 }
+
+// ",exploration=C" is PUCT's pb_c_init: the more of it, the more visits go
+// past the priors' favourite (a wrong take here) to the take the values
+// find.
+func TestBaselineSearchExploresAsAsked(t *testing.T) {
+	wrong := func(int) [3]float32 { return [3]float32{0, 0, 1} } // 21 stones: taking one wins
+	net := nimNet{logits: wrong, value: knowsNim, calls: new(atomic.Int64)}
+	right := func(name string) float32 {
+		spec, b := baseline(t, name, net)
+		r := rng.New(3)
+		policy := make([]float32, 3)
+		b.Act(spec, &r, &nim{stones: 21}, nil, bots.Targets{Policy: policy})
+		return policy[0]
+	}
+	little, usual, much := right("baseline+search:64,exploration=0.2"), right("baseline+search:64"),
+		right("baseline+search:64,exploration=5")
+	assert.Less(t, little, usual)
+	assert.Less(t, usual, much)
+	assert.Equal(t, usual, right("baseline+search:64,exploration=1.25"), "1.25 is the default")
+}

@@ -129,9 +129,14 @@ func TestParse(t *testing.T) {
 		"baseline+search:8,playouts=0.07": {Kind: bots.Baseline, Simulations: 8, Playouts: 7},
 		"baseline+search:8,playouts=1":    {Kind: bots.Baseline, Simulations: 8, Playouts: 100},
 		"baseline+search:8,playouts=0":    {Kind: bots.Baseline, Simulations: 8},
-		"gumbel":                          {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
-		"puct:1":                          {Kind: bots.GuidedPUCT, Simulations: 1},
-		"puct:32768":                      {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
+		"baseline+search:8,exploration=2": {Kind: bots.Baseline, Simulations: 8, Search: bots.Settings{Exploration: 2}},
+		"baseline+search:8,exploration=0.5,playouts=0.25": {Kind: bots.Baseline, Simulations: 8, Playouts: 25,
+			Search: bots.Settings{Exploration: 0.5}},
+		"baseline+search:8,playouts=1,exploration=100": {Kind: bots.Baseline, Simulations: 8, Playouts: 100,
+			Search: bots.Settings{Exploration: 100}},
+		"gumbel":     {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
+		"puct:1":     {Kind: bots.GuidedPUCT, Simulations: 1},
+		"puct:32768": {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
 	} {
 		spec, err := bots.Parse(name)
 		require.NoError(t, err, name)
@@ -144,6 +149,10 @@ func TestParse(t *testing.T) {
 		"baseline+search:8,playouts=", "baseline+search:8,playouts=1.5", "baseline+search:8,playouts=-0.5",
 		"baseline+search:8,playouts=0.333", "baseline+search:8,playouts=nan", "baseline+search:8,playout=0.5",
 		"baseline+search:8,playouts=0.5,playouts=0.5", "baseline,playouts=0.5",
+		"baseline+search:8,exploration=0", "baseline+search:8,exploration=-1", "baseline+search:8,exploration=101",
+		"baseline+search:8,exploration=nan", "baseline+search:8,exploration=", "baseline+search:8,exploration",
+		"baseline+search:8,exploration=2,exploration=2", "baseline+search:8,exploration=2,", "baseline,exploration=2",
+		"baseline+search:8,iterations=8", "baseline+search:exploration=2",
 		"gumbel:", "gumbel:0", "puct:32769", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)

@@ -61,7 +61,10 @@ type Spec struct {
 	// GuidedGumbel's or GuidedPUCT's, always N > 0. An int32 fits beside
 	// Kind: every env holds a Spec per seat.
 	Simulations int32
-	Search      Settings // for MCTS
+	// Search is an MCTS's settings; a Baseline's search takes its
+	// Exploration, when set, as PUCT's pb_c_init (",exploration=2"; 0:
+	// BaselineSearch's).
+	Search Settings
 }
 
 // Searches reports whether the bot searches, and so runs in a search slot
@@ -99,7 +102,8 @@ var ErrBadBot = errors.New("bad bot")
 // many iterations), "mcts:iterations=800,exploration=0.7,rollout=random"
 // (any of the three settings, in any order), "baseline",
 // "baseline+search:64" (that many simulations; "baseline+search:64,playouts=0.5"
-// weighing greedy playouts into its leaves' values), "gumbel" or "puct"
+// weighing greedy playouts into its leaves' values, ",exploration=2" setting
+// its PUCT's pb_c_init), "gumbel" or "puct"
 // (PlayoutGuided's simulations) and "gumbel:1000" or "puct:1000" (that
 // many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
@@ -134,27 +138,19 @@ func Parse(name string) (Spec, error) {
 	}
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
 		"\"mcts:iterations=800,exploration=0.7,rollout=random\", gumbel and puct simulations as in \"gumbel:1000\", "+
-		"and baseline searching as in \"baseline+search:64\" (weighing in playouts: "+
-		"\"baseline+search:64,playouts=0.5\") or playing a named edition as in \"baseline@NAME\")",
+		"and baseline searching as in \"baseline+search:64\" (weighing in playouts, exploring more: "+
+		"\"baseline+search:64,playouts=0.5,exploration=2\") or playing a named edition as in \"baseline@NAME\")",
 		ErrBadBot, name, strings.Join(Names, ", "))
 }
 
-// parseBaseline reads "baseline[@NAME][+search:N[,playouts=W]]" but plain
-// "baseline".
+// parseBaseline reads "baseline[@NAME][+search:N[,playouts=W][,exploration=C]]"
+// but plain "baseline".
 func parseBaseline(name string) (Spec, error) {
-	const want = "baseline[@NAME]+search:N[,playouts=W]"
 	spec := Spec{Kind: Baseline}
 	net, search, searches := strings.Cut(name, searchSuffix)
 	if searches {
-		sims, weight, weighted := strings.Cut(search, ",playouts=")
-		var err error
-		if spec.Simulations, err = simulations(name, sims, want); err != nil {
+		if err := spec.parseSearch(name, search); err != nil {
 			return Spec{}, err
-		}
-		if weighted {
-			if spec.Playouts, err = playoutWeight(name, weight, want); err != nil {
-				return Spec{}, err
-			}
 		}
 	}
 	if edition, ok := strings.CutPrefix(net, baselineName+"@"); ok {
@@ -167,6 +163,45 @@ func parseBaseline(name string) (Spec, error) {
 		return Spec{}, fmt.Errorf("%w: %q: want baseline[@NAME][+search:N]", ErrBadBot, name)
 	}
 	return spec, nil
+}
+
+// parseSearch reads a baseline search's "N[,playouts=W][,exploration=C]",
+// the settings in either order, each at most once.
+func (s *Spec) parseSearch(name, text string) error {
+	const want = "baseline[@NAME]+search:N[,playouts=W][,exploration=C]"
+	fields := strings.Split(text, ",")
+	var err error
+	if s.Simulations, err = simulations(name, fields[0], want); err != nil {
+		return err
+	}
+	var weighted, explored bool
+	for _, field := range fields[1:] {
+		switch key, value, _ := strings.Cut(field, "="); {
+		case key == "playouts" && !weighted:
+			weighted = true
+			s.Playouts, err = playoutWeight(name, value, want)
+		case key == "exploration" && !explored:
+			explored = true
+			s.Search.Exploration, err = exploration(name, value, want)
+		default:
+			err = fmt.Errorf("%w: %q: want %s, each setting once", ErrBadBot, name, want)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exploration reads a baseline search's PUCT pb_c_init from text: a number
+// in (0, 100].
+func exploration(name, text, want string) (float64, error) {
+	c, err := strconv.ParseFloat(text, 64)
+	if err != nil || !(c > 0 && c <= 100) {
+		return 0, fmt.Errorf("%w: %q: want %s, C the search's exploration (PUCT's pb_c_init, %g by default) in "+
+			"(0, 100]", ErrBadBot, name, want, BaselineSearch.PbCInit)
+	}
+	return c, nil
 }
 
 // guidedSpec completes the Spec of a gumbel or puct bot, alone or with its
