@@ -48,6 +48,11 @@ FIELDS: dict[tuple[str, int], dict[str, float]] = {
     ("splendor-v1", 3): {"random": 566.2, "greedy": 1000.0, "mcts:200": 1064.9, "mcts": 1319.1},
     ("splendor-v1", 4): {"random": 611.5, "greedy": 1000.0, "mcts:200": 945.5, "mcts": 1303.9},
 }
+# Members above a field, each played only by an entrant whose rating against the field has a 95 % upper bound within
+# UPPER_MARGIN of its own: they search for half a second a move, and an entrant they beat nine games in ten (400
+# below them) would spend most of its time on games that say little about it (docs/ladder.md).
+UPPER: dict[tuple[str, int], dict[str, float]] = {}
+UPPER_MARGIN = 400.0
 ANCHOR = "greedy"
 BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows
 # One virtual draw against the anchor's rating joins every fit (as BayesElo's prior does): a player who lost or
@@ -149,6 +154,15 @@ def reach(members: Sequence[float], rating: float, deals: int = DEALS, players: 
     return interval(games, fit(games))
 
 
+def reach_with_upper(field: Sequence[float], upper: Sequence[float], rating: float, deals: int = DEALS,
+                     players: int = 2) -> tuple[float, float]:
+    """`reach` of a field and its upper members: those that the interval against the field brings within
+    UPPER_MARGIN join it, as they would join an entrant's games."""
+    low, high = reach(field, rating, deals, players)
+    reached = [r for r in upper if high >= r - UPPER_MARGIN]
+    return reach([*field, *reached], rating, deals, players) if reached else (low, high)
+
+
 def game_orders(record: dict, name: str, ratings: dict[str, float]) -> list[Order]:
     """A game's record as `name`'s orders, the others' ratings from `ratings`."""
     seats = [None if n == name else ratings[n] for n in record["seats"]]
@@ -221,9 +235,9 @@ def check_args_for(p: argparse.ArgumentParser, args: argparse.Namespace) -> None
         p.error(f"{args.env} has no table of {args.players} players")
     if (args.env, args.players) not in FIELDS and not args.calibrate:
         p.error(f"no ladder field for {args.env} with {args.players} players")
-    field = field_of(args)
-    if args.entrants and args.entrants[0].name in field:
-        p.error(f"{args.entrants[0].name} is a member of the field: its rating is {field[args.entrants[0].name]:.0f}")
+    members = {**field_of(args), **upper_of(args)}
+    if args.entrants and args.entrants[0].name in members:
+        p.error(f"{args.entrants[0].name} is a member of the field: its rating is {members[args.entrants[0].name]:.0f}")
 
 
 def field_of(args: argparse.Namespace) -> dict[str, float]:
@@ -231,23 +245,46 @@ def field_of(args: argparse.Namespace) -> dict[str, float]:
     return FIELDS.get((args.env, args.players), dict.fromkeys(FOUNDERS, math.nan))
 
 
+def upper_of(args: argparse.Namespace) -> dict[str, float]:
+    """The upper members of the args' table (none to calibrate)."""
+    return {} if args.calibrate else UPPER.get((args.env, args.players), {})
+
+
+def play(args: argparse.Namespace, entrants: list) -> list[dict]:
+    """The games of the args' entrant (or the calibration's round-robin) against these members."""
+    return run(entrants, env_id=args.env, players=args.players, fmt="round-robin" if args.calibrate else "gauntlet",
+               hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url, **args.env_options)
+
+
+def ladder_games(args: argparse.Namespace, field: dict[str, float],
+                 upper: dict[str, float]) -> tuple[list[dict], dict[str, float]]:
+    """The entrant's games against the field, then against the upper members that its interval so far reaches; and
+    the upper members it did not reach."""
+    records = play(args, args.entrants + [parse_entrant(name) for name in field])
+    if not upper:
+        return records, {}
+    games = [o for record in records for o in game_orders(record, args.entrants[0].name, field)]
+    high = interval(games, fit(games))[1]
+    reached = {name: rating for name, rating in upper.items() if high >= rating - UPPER_MARGIN}
+    if reached:
+        records += play(args, args.entrants + [parse_entrant(name) for name in reached])
+    return records, {name: rating for name, rating in upper.items() if name not in reached}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    field, table = field_of(args), f"{args.env}, {args.players} players"
+    field, upper, table = field_of(args), upper_of(args), f"{args.env}, {args.players} players"
     if args.reach:
         print(f"95 % intervals against the {table} field ({args.deals} deals a table, every table finishing as "
               f"Plackett-Luce expects):")
         for rating in REACH:
-            low, high = reach(list(field.values()), rating, args.deals, args.players)
+            low, high = reach_with_upper(list(field.values()), list(upper.values()), rating, args.deals,
+                                         args.players)
             print(f"  {rating}: {low:.0f}–{high:.0f} (± {(high - low) / 2:.0f})")
         return 0
-    members = [parse_entrant(name) for name in field]
-    entrants = args.entrants + members
-    load_policies(entrants, args)
+    load_policies(args.entrants, args)
     try:
-        records = run(entrants, env_id=args.env, players=args.players, fmt="round-robin" if args.calibrate else
-                      "gauntlet", hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url,
-                      **args.env_options)
+        records, unplayed = ladder_games(args, field, upper)
     except cli.EXPECTED as exc:
         return cli.failed("splendor_rl.ladder", exc)
     note = "" if args.deals == DEALS else f" (--deals {args.deals}: not the ladder's deals, not comparable)"
@@ -256,14 +293,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name:>12}  {rating:7.1f}")
         print(f"{len(records)} games{note}")
         return 0
-    name = args.entrants[0].name
-    games = [o for record in records for o in game_orders(record, name, field)]
+    name, members = args.entrants[0].name, {**field, **upper}
+    games = [o for record in records for o in game_orders(record, name, members)]
     rating = fit(games)
     low, high = interval(games, rating)
     print(f"ladder rating of {name} on {table}: {rating:.0f} (95 % {low:.0f}–{high:.0f}){note}")
-    width = max(map(len, field))
+    width = max(map(len, members))
     for member, ss in scores(records, name).items():
-        print(f"  vs {member:<{width}} ({field[member]:6.0f}): {sum(ss):g}/{len(ss)}")
+        print(f"  vs {member:<{width}} ({members[member]:6.0f}): {sum(ss):g}/{len(ss)}")
+    for member, r in unplayed.items():
+        print(f"  vs {member:<{width}} ({r:6.0f}): not played, more than {UPPER_MARGIN:.0f} above the field's "
+              "interval")
     return 0
 
 

@@ -45,6 +45,13 @@ def test_reach_is_the_interval_of_expected_scores():
     assert near[1] - near[0] < (far[1] - far[0]) / 2 and near[0] < 2000 < near[1]
 
 
+def test_upper_members_reach_only_entrants_near_them():
+    field, upper = [1000.0, 1200.0], [2000.0]
+    assert ladder.reach_with_upper(field, upper, 1000.0) == ladder.reach(field, 1000.0)  # too far below to play it
+    assert ladder.reach_with_upper(field, upper, 2000.0) == ladder.reach([*field, *upper], 2000.0)
+    assert ladder.reach(field, 1500.0)[1] < 2000 - ladder.UPPER_MARGIN < ladder.reach(field, 1800.0)[1]
+
+
 def test_plackett_luce_of_three_seats():
     # A seat of the field's rating finishing first, second and third equally often rates as the field; a draw's
     # orders are equally likely; three seats of equal rating order themselves each way with chance 1/6.
@@ -75,7 +82,9 @@ def test_the_published_reach_is_the_fields():
     for (env, players), field in ladder.FIELDS.items():
         row = re.search(rf"^\| {env}, {players} players \|(.*)\|$", text, re.M)[1]
         published = [int(cell.strip().removeprefix("± ")) for cell in row.split("|")]
-        computed = [round((high - low) / 2) for low, high in (ladder.reach(list(field.values()), r, players=players)
+        upper = list(ladder.UPPER.get((env, players), {}).values())
+        computed = [round((high - low) / 2) for low, high in (ladder.reach_with_upper(list(field.values()), upper, r,
+                                                                                       players=players)
                                                               for r in ratings)]
         assert published == computed, env
 
@@ -99,7 +108,7 @@ def test_the_field_is_the_one_published():
     for (env, players), field in ladder.FIELDS.items():
         section = text.split(f"### {env}, {players} players", 1)[1].split("###", 1)[0]
         published = {m[1]: float(m[2]) for m in re.finditer(r"^\| `([^`]+)` \| (-?\d+(?:\.\d+)?) \|", section, re.M)}
-        assert published == field, env
+        assert published == {**field, **ladder.UPPER.get((env, players), {})}, env
     assert f"{ladder.DEALS} deals" in text and str(ladder.SEED) in text
 
 
@@ -122,6 +131,18 @@ def test_a_short_ladder_run(url):
     assert len(lines) == len(ladder.FIELDS[("splendor-v1", 2)])
     assert len({line.index(" (") for line in lines}) == 1, "the ratings' column is one, whatever the names' lengths"
 
+
+
+def test_upper_members_are_played_once_the_interval_reaches_them(url, monkeypatch, capsys):
+    monkeypatch.setitem(ladder.FIELDS, ("splendor-v1", 2), {"random": 380.1})
+    monkeypatch.setitem(ladder.UPPER, ("splendor-v1", 2), {"greedy": 1000.0, "mcts:30": 5000.0})
+    assert ladder.main(["mcts:20", "--deals", "2", "--url", url]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^  vs random +\(   380\): [\d.]+/4$", out, re.M), out
+    assert re.search(r"^  vs greedy +\(  1000\): [\d.]+/4$", out, re.M), out  # within reach of mcts:20's interval
+    assert re.search(r"^  vs mcts:30 +\(  5000\): not played", out, re.M), out
+    with pytest.raises(SystemExit):
+        ladder.main(["mcts:30", "--url", url])  # an upper member is a member
 
 
 def test_refusals_are_one_line(url):
