@@ -10,8 +10,9 @@ deals and fit its Elo rating against the field's published ratings.
 
 The entrant (anything the arena takes: a bot, `name=path` of a checkpoint or network, `name=module:function`) plays
 the field of its env and table size on the ladder's deals: at every table of itself and players − 1 members (the
-arena's gauntlet), DEALS deals dealt from SEED + j, each once per rotation of the seats (duplicate format), so the
-games, and the rating, depend on the entrant alone. The rating is the maximum-likelihood rating R given the members'
+arena's gauntlet), DEALS deals dealt from SEED + j, each once per rotation of the seats (duplicate format), then
+likewise the field's upper members that its interval so far comes within UPPER_MARGIN of; so the games, and the
+rating, depend on the entrant alone. The rating is the maximum-likelihood rating R given the members'
 fixed ratings under Plackett-Luce, on Elo's scale: a seat of rating r has strength 10^(r/400), a table's first place
 goes to a seat with probability its strength over the table's, the next place likewise among the others, and so
 on; seats sharing a place count every order among them as equally likely. With two seats that is Elo (a win against
