@@ -52,7 +52,9 @@ FIELDS: dict[tuple[str, int], dict[str, float]] = {
 # Members above a field, each played only by an entrant whose rating against the field has a 95 % upper bound within
 # UPPER_MARGIN of its own: they search for half a second a move, and an entrant they beat nine games in ten (400
 # below them) would spend most of its time on games that say little about it (docs/ladder.md).
-UPPER: dict[tuple[str, int], dict[str, float]] = {}
+UPPER: dict[tuple[str, int], dict[str, float]] = {
+    ("splendor-v1", 2): {"baseline@2026-11-28.2+search:24576,exploration=2.5": 2040.0},
+}
 UPPER_MARGIN = 400.0
 ANCHOR = "greedy"
 BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows

@@ -128,7 +128,9 @@ def test_a_short_ladder_run(url):
                  first.stdout)
     assert m and int(m[2]) <= int(m[1]) <= int(m[3]), first.stdout
     lines = re.findall(r"^  vs .*$", first.stdout, re.M)
-    assert len(lines) == len(ladder.FIELDS[("splendor-v1", 2)])
+    upper = ladder.UPPER[("splendor-v1", 2)]
+    assert len(lines) == len(ladder.FIELDS[("splendor-v1", 2)]) + len(upper)
+    assert all(f"  vs {name} " in first.stdout and "not played" in lines[-1] for name in upper)  # too weak to meet it
     assert len({line.index(" (") for line in lines}) == 1, "the ratings' column is one, whatever the names' lengths"
 
 
