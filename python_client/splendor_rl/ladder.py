@@ -157,12 +157,18 @@ def reach(members: Sequence[float], rating: float, deals: int = DEALS, players: 
     return interval(games, fit(games))
 
 
+def within_margin(high: float, member: float) -> bool:
+    """Whether an upper member rated `member` is played by an entrant whose interval against the field ends at
+    `high`."""
+    return high >= member - UPPER_MARGIN
+
+
 def reach_with_upper(field: Sequence[float], upper: Sequence[float], rating: float, deals: int = DEALS,
                      players: int = 2) -> tuple[float, float]:
     """`reach` of a field and its upper members: those that the interval against the field brings within
     UPPER_MARGIN join it, as they would join an entrant's games."""
     low, high = reach(field, rating, deals, players)
-    reached = [r for r in upper if high >= r - UPPER_MARGIN]
+    reached = [r for r in upper if within_margin(high, r)]
     return reach([*field, *reached], rating, deals, players) if reached else (low, high)
 
 
@@ -268,7 +274,7 @@ def ladder_games(args: argparse.Namespace, field: dict[str, float],
         return records, {}
     games = [o for record in records for o in game_orders(record, args.entrants[0].name, field)]
     high = interval(games, fit(games))[1]
-    reached = {name: rating for name, rating in upper.items() if high >= rating - UPPER_MARGIN}
+    reached = {name: rating for name, rating in upper.items() if within_margin(high, rating)}
     if reached:
         records += play(args, args.entrants + [parse_entrant(name) for name in reached])
     return records, {name: rating for name, rating in upper.items() if name not in reached}
