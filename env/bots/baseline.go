@@ -125,6 +125,9 @@ func (b *NetBot[S, G]) search(e *evaluation, bot Spec, seed uint64, s *S, stop *
 	if bot.Search.Exploration > 0 {
 		set.PbCInit = bot.Search.Exploration
 	}
+	if bot.FirstPlay > 0 {
+		set.FirstPlay, set.FPUReduction = true, float64(bot.FirstPlay-1)/100
+	}
 	m := b.guides.Start(set, s, seed, stop, b.observe)
 	defer m.Release()
 	for n := 1; ; n++ {

@@ -164,3 +164,24 @@ func TestBaselineSearchExploresAsAsked(t *testing.T) {
 	assert.Less(t, usual, much)
 	assert.Equal(t, usual, right("baseline+search:64,exploration=1.25"), "1.25 is the default")
 }
+
+// ",fpu=R" values an unvisited take at its parent's value less R·√(the
+// visited takes' share of the priors), not at the worst visited one: with
+// priors on a losing take, whose visits value the parent low, the winning
+// take is tried, where mctx's rule leaves it unvisited.
+func TestBaselineSearchUrgesFirstPlayAsAsked(t *testing.T) {
+	wrong := func(int) [3]float32 { return [3]float32{0, 0, 2} } // 21 stones: taking one wins
+	net := nimNet{logits: wrong, value: knowsNim, calls: new(atomic.Int64)}
+	right := func(name string) float32 {
+		spec, b := baseline(t, name, net)
+		r := rng.New(3)
+		policy := make([]float32, 3)
+		b.Act(spec, &r, &nim{stones: 21}, nil, bots.Targets{Policy: policy})
+		return policy[0]
+	}
+	usual := right("baseline+search:64")
+	assert.Zero(t, usual, "mctx's rule: the winning take is never tried")
+	assert.Positive(t, right("baseline+search:64,fpu=0"), "at the parent's value")
+	assert.Positive(t, right("baseline+search:64,fpu=0.5"))
+	assert.Equal(t, usual, right("baseline+search:64,fpu=2"), "a reduction of 2 floors every unvisited take")
+}

@@ -134,6 +134,10 @@ func TestParse(t *testing.T) {
 			Search: bots.Settings{Exploration: 0.5}},
 		"baseline+search:8,playouts=1,exploration=100": {Kind: bots.Baseline, Simulations: 8, Playouts: 100,
 			Search: bots.Settings{Exploration: 100}},
+		"baseline+search:8,fpu=0":    {Kind: bots.Baseline, Simulations: 8, FirstPlay: 1},
+		"baseline+search:8,fpu=0.25": {Kind: bots.Baseline, Simulations: 8, FirstPlay: 26},
+		"baseline+search:8,fpu=2,exploration=2.5,playouts=0.5": {Kind: bots.Baseline, Simulations: 8, FirstPlay: 201,
+			Playouts: 50, Search: bots.Settings{Exploration: 2.5}},
 		"gumbel":     {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
 		"puct:1":     {Kind: bots.GuidedPUCT, Simulations: 1},
 		"puct:32768": {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
@@ -153,6 +157,8 @@ func TestParse(t *testing.T) {
 		"baseline+search:8,exploration=nan", "baseline+search:8,exploration=", "baseline+search:8,exploration",
 		"baseline+search:8,exploration=2,exploration=2", "baseline+search:8,exploration=2,", "baseline,exploration=2",
 		"baseline+search:8,iterations=8", "baseline+search:exploration=2",
+		"baseline+search:8,fpu=", "baseline+search:8,fpu=-0.1", "baseline+search:8,fpu=2.01", "baseline+search:8,fpu=nan",
+		"baseline+search:8,fpu=0.333", "baseline+search:8,fpu=0,fpu=0", "baseline,fpu=0", "baseline+search:8,fpu",
 		"gumbel:", "gumbel:0", "puct:32769", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)

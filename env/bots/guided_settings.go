@@ -28,6 +28,12 @@ type GuidedSettings struct {
 	// root's priors (dirichlet_fraction 0: none).
 	PbCInit, PbCBase                  float64
 	DirichletAlpha, DirichletFraction float64
+	// FirstPlay (PUCT) values an unvisited kid at its parent's value less
+	// FPUReduction·√(its visited siblings' share of the priors), as Leela
+	// Zero's and KataGo's first-play urgency, floored at the visited kids'
+	// minimum; off, it is that minimum (mctx's rule).
+	FirstPlay    bool
+	FPUReduction float64
 
 	// Gumbel: max_num_considered_actions, gumbel_scale (0: none, the
 	// root's best actions by prior), and σ's maxvisit_init (c_visit) and

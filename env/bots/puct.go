@@ -10,7 +10,7 @@ import (
 // kid maximizing q̂ + pb_c·P·√N/(1 + n), where pb_c = pb_c_init +
 // log((N + pb_c_base + 1)/pb_c_base), N the node's visits, n and P the
 // kid's visits and prior (renormalized over the kids), and q̂ its value by
-// byParentAndSiblings. Ties go to the higher prior. At the root the priors
+// byParentAndSiblings (with first-play urgency, if set). Ties go to the higher prior. At the root the priors
 // may be mixed with Dirichlet noise once, when the root is evaluated. The
 // policy is the root's visit distribution.
 type puct struct {
@@ -22,16 +22,21 @@ type puct struct {
 func (p *puct) choose(t *gtree, at int32, kids []int32) int32 {
 	n := float64(t.nodes[at].visits)
 	pbc := p.set.PbCInit + math.Log((n+p.set.PbCBase+1)/p.set.PbCBase)
-	p.q = byParentAndSiblings(t, at, kids, p.q)
+	fpu := math.Inf(1) // an unvisited kid is the minimum
+	if p.set.FirstPlay {
+		fpu = p.set.FPUReduction
+	}
+	p.q = byParentAndSiblings(t, at, kids, fpu, p.q)
 	priors := 0.0
 	for _, c := range kids {
 		priors += float64(t.nodes[c].prior)
 	}
 	priors = max(priors, tinyPrior)
 	best, bestScore, bestPrior := int32(0), math.Inf(-1), float32(0)
+	sqrtN := math.Sqrt(n)
 	for k, c := range kids {
 		child := &t.nodes[c]
-		score := p.q[k] + pbc*float64(child.prior)/priors*math.Sqrt(n)/(1+float64(child.visits))
+		score := p.q[k] + pbc*float64(child.prior)/priors*sqrtN/(1+float64(child.visits))
 		if score > bestScore || score == bestScore && child.prior > bestPrior {
 			best, bestScore, bestPrior = c, score, child.prior
 		}

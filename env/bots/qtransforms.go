@@ -8,23 +8,36 @@ import "math"
 
 // byParentAndSiblings is mctx's qtransform_by_parent_and_siblings: each
 // visited kid's mean value rescaled to [0, 1] by the min and max of at's own
-// value and its visited kids' values; an unvisited kid counts as the
-// minimum, 0.
-func byParentAndSiblings(t *gtree, at int32, kids []int32, out []float64) []float64 {
-	lo := t.nodeValue(at)
-	hi := lo
-	for _, c := range kids {
-		if t.nodes[c].visits > 0 {
-			lo, hi = min(lo, t.q(c)), max(hi, t.q(c))
-		}
-	}
+// value and its visited kids' values; an unvisited kid counts as at's value
+// less fpu·√(the visited kids' share of the kids' priors), floored at the
+// minimum, 0 (first-play urgency; fpu = +Inf: the minimum, mctx's rule).
+func byParentAndSiblings(t *gtree, at int32, kids []int32, fpu float64, out []float64) []float64 {
+	parent := t.nodeValue(at)
+	lo, hi := parent, parent
+	var visited, priors float64
 	out = out[:0]
 	for _, c := range kids {
-		q := 0.0
-		if t.nodes[c].visits > 0 {
-			q = (t.q(c) - lo) / max(hi-lo, 1e-8)
+		q := math.Inf(-1) // unvisited, set below
+		if n := &t.nodes[c]; n.visits > 0 {
+			q = float64(n.value) / float64(n.visits) // t.q(c)
+			lo, hi = min(lo, q), max(hi, q)
+			visited += float64(n.prior)
 		}
+		priors += float64(t.nodes[c].prior)
 		out = append(out, q)
+	}
+	unvisited := 0.0
+	if !math.IsInf(fpu, 1) && visited > 0 {
+		urgency := parent - fpu*math.Sqrt(visited/priors)
+		unvisited = max(0, (urgency-lo)/max(hi-lo, 1e-8))
+	}
+	width := max(hi-lo, 1e-8)
+	for k, q := range out {
+		if math.IsInf(q, -1) {
+			out[k] = unvisited
+		} else {
+			out[k] = (q - lo) / width
+		}
 	}
 	return out
 }

@@ -56,6 +56,10 @@ type Spec struct {
 	// in the value of each leaf of a Baseline's search (",playouts=0.5"):
 	// GuidedSettings.PlayoutWeight.
 	Playouts uint8
+	// FirstPlay is a Baseline's search's first-play urgency (",fpu=R"): 0
+	// none (mctx's rule), else 1 + R in hundredths
+	// (GuidedSettings.FPUReduction).
+	FirstPlay uint8
 	// Simulations is a Baseline's search: 0 plays the network's argmax,
 	// N > 0 a guided search of N simulations (baseline+search:N); and a
 	// GuidedGumbel's or GuidedPUCT's, always N > 0. An int32 fits beside
@@ -103,7 +107,7 @@ var ErrBadBot = errors.New("bad bot")
 // (any of the three settings, in any order), "baseline",
 // "baseline+search:64" (that many simulations; "baseline+search:64,playouts=0.5"
 // weighing greedy playouts into its leaves' values, ",exploration=2" setting
-// its PUCT's pb_c_init), "gumbel" or "puct"
+// its PUCT's pb_c_init, ",fpu=0" its first-play urgency), "gumbel" or "puct"
 // (PlayoutGuided's simulations) and "gumbel:1000" or "puct:1000" (that
 // many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
@@ -138,12 +142,12 @@ func Parse(name string) (Spec, error) {
 	}
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
 		"\"mcts:iterations=800,exploration=0.7,rollout=random\", gumbel and puct simulations as in \"gumbel:1000\", "+
-		"and baseline searching as in \"baseline+search:64\" (weighing in playouts, exploring more: "+
-		"\"baseline+search:64,playouts=0.5,exploration=2\") or playing a named edition as in \"baseline@NAME\")",
+		"and baseline searching as in \"baseline+search:64\" (weighing in playouts, exploring more, with first-play "+
+		"urgency: \"baseline+search:64,playouts=0.5,exploration=2,fpu=0\") or playing a named edition as in \"baseline@NAME\")",
 		ErrBadBot, name, strings.Join(Names, ", "))
 }
 
-// parseBaseline reads "baseline[@NAME][+search:N[,playouts=W][,exploration=C]]"
+// parseBaseline reads "baseline[@NAME][+search:N[,playouts=W][,exploration=C][,fpu=R]]"
 // but plain "baseline".
 func parseBaseline(name string) (Spec, error) {
 	spec := Spec{Kind: Baseline}
@@ -165,18 +169,22 @@ func parseBaseline(name string) (Spec, error) {
 	return spec, nil
 }
 
-// parseSearch reads a baseline search's "N[,playouts=W][,exploration=C]",
-// the settings in either order, each at most once.
+// parseSearch reads a baseline search's
+// "N[,playouts=W][,exploration=C][,fpu=R]", the settings in any order, each
+// at most once.
 func (s *Spec) parseSearch(name, text string) error {
-	const want = "baseline[@NAME]+search:N[,playouts=W][,exploration=C]"
+	const want = "baseline[@NAME]+search:N[,playouts=W][,exploration=C][,fpu=R]"
 	fields := strings.Split(text, ",")
 	var err error
 	if s.Simulations, err = simulations(name, fields[0], want); err != nil {
 		return err
 	}
-	var weighted, explored bool
+	var weighted, explored, urged bool
 	for _, field := range fields[1:] {
 		switch key, value, _ := strings.Cut(field, "="); {
+		case key == "fpu" && !urged:
+			urged = true
+			s.FirstPlay, err = firstPlay(name, value, want)
 		case key == "playouts" && !weighted:
 			weighted = true
 			s.Playouts, err = playoutWeight(name, value, want)
@@ -230,13 +238,26 @@ func simulations(name, text, want string) (int32, error) {
 // playoutWeight reads a baseline search's playout weight from text: a
 // number in [0, 1] in hundredths ("0.5", "0.25"), as hundredths.
 func playoutWeight(name, text, want string) (uint8, error) {
-	w, err := strconv.ParseFloat(text, 64)
-	hundredths := math.Round(w * 100)
-	if err != nil || !(w >= 0 && w <= 1) || math.Abs(w*100-hundredths) > 1e-9 {
-		return 0, fmt.Errorf("%w: %q: want %s, W a playout's weight in [0, 1] in hundredths (0.5, 0.25)",
-			ErrBadBot, name, want)
+	return hundredths(name, text, want, "W a playout's weight", 1)
+}
+
+// firstPlay reads a baseline search's first-play reduction from text: a
+// number in [0, 2] in hundredths, as 1 + its hundredths (Spec.FirstPlay).
+func firstPlay(name, text, want string) (uint8, error) {
+	r, err := hundredths(name, text, want, "R the first-play urgency's reduction", 2)
+	return r + 1, err
+}
+
+// hundredths reads what (a number in [0, top] in hundredths) from text, as
+// hundredths, refusing anything else as not a name of the form want.
+func hundredths(name, text, want, what string, top float64) (uint8, error) {
+	x, err := strconv.ParseFloat(text, 64)
+	h := math.Round(x * 100)
+	if err != nil || !(x >= 0 && x <= top) || math.Abs(x*100-h) > 1e-9 {
+		return 0, fmt.Errorf("%w: %q: want %s, %s in [0, %g] in hundredths (0.5, 0.25)", ErrBadBot, name, want,
+			what, top)
 	}
-	return uint8(hundredths), nil
+	return uint8(h), nil
 }
 
 func (s *Settings) parse(text string) error {

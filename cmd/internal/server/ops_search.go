@@ -220,7 +220,9 @@ func guidedSettings(m map[string]any) (bots.GuidedSettings, error) {
 		GumbelScale:             o.Float("gumbel_scale", d.GumbelScale, 0, 1e6),
 		MaxvisitInit:            o.Float("maxvisit_init", d.MaxvisitInit, 1e-6, 1e9),
 		ValueScale:              o.Float("value_scale", d.ValueScale, 0, 1e6),
+		FPUReduction:            o.Float("fpu_reduction", 0, 0, 2),
 	}
+	_, set.FirstPlay = m["fpu_reduction"] // absent: mctx's rule
 	if algorithm == "puct" {
 		set.Algorithm = bots.PUCT
 	}

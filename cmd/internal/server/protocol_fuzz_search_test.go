@@ -84,6 +84,7 @@ var fuzzSettings = []fuzzSetting{
 	{"gumbel_scale", []any{0, 1, 1e6}, []any{-1, math.Inf(-1)}},
 	{"maxvisit_init", []any{1e-6, 50, 1e9}, []any{0, 1e10}},
 	{"value_scale", []any{0, 0.1, 1, 1e6}, []any{-0.5, 2e6}},
+	{"fpu_reduction", []any{0, 0.25, 2}, []any{-0.1, 2.5, math.NaN()}},
 	{"depth", nil, []any{3}}, // no such setting
 }
 

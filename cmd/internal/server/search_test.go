@@ -189,8 +189,12 @@ func TestPlayoutSearchesHaveTheirOwnDefaults(t *testing.T) {
 	set, err = guidedSettings(map[string]any{"playout_weight": 0.25})
 	require.NoError(t, err)
 	require.Equal(t, 0.25, set.PlayoutWeight)
+	set, err = guidedSettings(map[string]any{"fpu_reduction": 0})
+	require.NoError(t, err)
+	require.True(t, set.FirstPlay, "first-play urgency at the parent's value")
+	require.Zero(t, set.FPUReduction)
 	for _, bad := range []map[string]any{{"playout_weight": 1.5}, {"playout_weight": -0.1},
-		{"playouts": true, "playout_weight": 0.5}} {
+		{"playouts": true, "playout_weight": 0.5}, {"fpu_reduction": 2.5}} {
 		_, err = guidedSettings(bad)
 		require.ErrorIs(t, err, env.ErrBadOption, "%v", bad)
 	}
