@@ -22,7 +22,8 @@ func seedPtr(s uint64) *Seed { v := Seed(s); return &v }
 var goldenFrames = map[string]any{
 	"hello_request": &Request{ID: 1, Op: OpHello},
 	"hello_reply": &HelloReply{ID: 1, Protocol: ProtocolVersion, Server: "0.1.0", Envs: []string{"splendor-v1"},
-		Limits: Limits{MaxMessageBytes: 1 << 20, MaxEnvsPerConnection: 65536, MaxEnvsTotal: 262144, MaxConnections: 256},
+		Limits: Limits{MaxMessageBytes: 1 << 20, MaxEnvsPerConnection: 65536, MaxEnvsTotal: 262144, MaxConnections: 256,
+			SearchSlots: 1},
 		EnvOptions: map[string][]OptionSpec{"splendor-v1": {
 			{Name: "players", Type: "int", Default: 2, Min: ptr(2), Max: ptr(4)},
 			{Name: "mode", Type: "str", Default: "self_play", Choices: []string{"self_play", "vs_bots"}}}},

@@ -66,6 +66,9 @@ type Limits struct {
 	MaxEnvsPerConnection int   `msgpack:"max_envs_per_connection"`
 	MaxEnvsTotal         int   `msgpack:"max_envs_total"`
 	MaxConnections       int   `msgpack:"max_connections"`
+	// SearchSlots is how many searches the server runs at once (a core's
+	// share each): more searching envs than this wait their turn.
+	SearchSlots int `msgpack:"search_slots"`
 }
 
 // HelloReply announces versions, limits, env ids, each env's options and

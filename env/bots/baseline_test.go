@@ -145,19 +145,23 @@ func TestBaselineAllocatesNothingOnceWarm(t *testing.T) {
 	}
 }
 
+// winningTake is the share of the root's visits that the search named
+// goes to taking one of 21 stones, the winning take, with logits (over
+// taking one, two, three) that favour another.
+func winningTake(t *testing.T, name string, logits [3]float32) float32 {
+	net := nimNet{logits: func(int) [3]float32 { return logits }, value: knowsNim, calls: new(atomic.Int64)}
+	spec, b := baseline(t, name, net)
+	r := rng.New(3)
+	policy := make([]float32, 3)
+	b.Act(spec, &r, &nim{stones: 21}, nil, bots.Targets{Policy: policy})
+	return policy[0]
+}
+
 // ",exploration=C" is PUCT's pb_c_init: the more of it, the more visits go
 // past the priors' favourite (a wrong take here) to the take the values
 // find.
 func TestBaselineSearchExploresAsAsked(t *testing.T) {
-	wrong := func(int) [3]float32 { return [3]float32{0, 0, 1} } // 21 stones: taking one wins
-	net := nimNet{logits: wrong, value: knowsNim, calls: new(atomic.Int64)}
-	right := func(name string) float32 {
-		spec, b := baseline(t, name, net)
-		r := rng.New(3)
-		policy := make([]float32, 3)
-		b.Act(spec, &r, &nim{stones: 21}, nil, bots.Targets{Policy: policy})
-		return policy[0]
-	}
+	right := func(name string) float32 { return winningTake(t, name, [3]float32{0, 0, 1}) }
 	little, usual, much := right("baseline+search:64,exploration=0.2"), right("baseline+search:64"),
 		right("baseline+search:64,exploration=5")
 	assert.Less(t, little, usual)
@@ -170,15 +174,7 @@ func TestBaselineSearchExploresAsAsked(t *testing.T) {
 // priors on a losing take, whose visits value the parent low, the winning
 // take is tried, where mctx's rule leaves it unvisited.
 func TestBaselineSearchUrgesFirstPlayAsAsked(t *testing.T) {
-	wrong := func(int) [3]float32 { return [3]float32{0, 0, 2} } // 21 stones: taking one wins
-	net := nimNet{logits: wrong, value: knowsNim, calls: new(atomic.Int64)}
-	right := func(name string) float32 {
-		spec, b := baseline(t, name, net)
-		r := rng.New(3)
-		policy := make([]float32, 3)
-		b.Act(spec, &r, &nim{stones: 21}, nil, bots.Targets{Policy: policy})
-		return policy[0]
-	}
+	right := func(name string) float32 { return winningTake(t, name, [3]float32{0, 0, 2}) }
 	usual := right("baseline+search:64")
 	assert.Zero(t, usual, "mctx's rule: the winning take is never tried")
 	assert.Positive(t, right("baseline+search:64,fpu=0"), "at the parent's value")

@@ -417,14 +417,18 @@ def check_teacher(envs, args) -> None:
             sys.exit(f"python -m splendor_rl.alphazero: --teacher {args.teacher}: {exc}")
 
 
+def own_server() -> LocalServer:
+    """The server of a run without --url: a search slot per core, as the runs of docs/training.md had, since the
+    teacher's searches take every core while the client waits for them."""
+    return LocalServer(args=("--search-slots", str(default_workers())))
+
+
 def main(argv=None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
-    # Without --url, a server of the run's own with a search slot per core, as the runs of docs/training.md had:
-    # the teacher's searches take every core while the client waits for them.
-    server = None if args.url else LocalServer(args=("--search-slots", str(default_workers())))
+    server = None if args.url else own_server()
     args.url = args.url or server.url
     envs = make_vec(args.env, num_envs=args.num_envs, seed=args.seed, url=args.url,
                                 autoreset="same_step", **env_options(args))

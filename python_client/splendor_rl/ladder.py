@@ -11,8 +11,8 @@ deals and fit its Elo rating against the field's published ratings.
 The entrant (anything the arena takes: a bot, `name=path` of a checkpoint or network, `name=module:function`) plays
 the field of its env and table size on the ladder's deals: at every table of itself and players − 1 members (the
 arena's gauntlet), DEALS deals dealt from SEED + j, each once per rotation of the seats (duplicate format), then
-likewise the field's upper members that its interval so far comes within UPPER_MARGIN of; so the games, and the
-rating, depend on the entrant alone. The rating is the maximum-likelihood rating R given the members'
+likewise, on UPPER_DEALS times the deals, the field's upper members that its interval so far comes within
+UPPER_MARGIN of; so the games, and the rating, depend on the entrant alone. The rating is the maximum-likelihood rating R given the members'
 fixed ratings under Plackett-Luce, on Elo's scale: a seat of rating r has strength 10^(r/400), a table's first place
 goes to a seat with probability its strength over the table's, the next place likewise among the others, and so
 on; seats sharing a place count every order among them as equally likely. With two seats that is Elo (a win against
@@ -56,6 +56,9 @@ UPPER: dict[tuple[str, int], dict[str, float]] = {
     ("splendor-v1", 2): {"baseline@2026-11-28.2+search:24576,exploration=2.5": 2040.0},
 }
 UPPER_MARGIN = 400.0
+# An upper member is played on UPPER_DEALS times the field's deals (150 on the ladder): only an entrant near its
+# strength meets it, and the members nearest an entrant's strength say the most about it (--reach).
+UPPER_DEALS = 3
 ANCHOR = "greedy"
 BOUNDS = (-2000.0, 5000.0)  # far beyond any rating the prior allows
 # One virtual draw against the anchor's rating joins every fit (as BayesElo's prior does): a player who lost or
@@ -145,15 +148,22 @@ def interval(games: Sequence[Order], rating: float) -> tuple[float, float]:
     return low, high
 
 
-def reach(members: Sequence[float], rating: float, deals: int = DEALS, players: int = 2) -> tuple[float, float]:
-    """The 95 % interval of an entrant rated `rating` whose every table finished as Plackett-Luce expects (the
-    ladder's gauntlet: each choice of players − 1 members, `deals` deals, each in every rotation): how finely these
-    members place it. Members far below or above it say little, so the interval widens past the field's top."""
+def expected_games(members: Sequence[float], rating: float, deals: int, players: int) -> list[Order]:
+    """The games of an entrant rated `rating` against these members (the ladder's gauntlet: each choice of
+    players − 1 members, `deals` deals, each in every rotation), every table finishing as Plackett-Luce expects:
+    each order weighted by its chance."""
     games = []
     for table in itertools.combinations(members, players - 1):
         for order in itertools.permutations([None, *table]):
             chance = math.exp(log_likelihood(rating, [(order, 1.0)]))
             games.append((order, chance * deals * players))
+    return games
+
+
+def reach(members: Sequence[float], rating: float, deals: int = DEALS, players: int = 2) -> tuple[float, float]:
+    """The 95 % interval of the expected games of an entrant rated `rating` against these members: how finely they
+    place it. Members far below or above it say little, so the interval widens past the field's top."""
+    games = expected_games(members, rating, deals, players)
     return interval(games, fit(games))
 
 
@@ -166,10 +176,14 @@ def within_margin(high: float, member: float) -> bool:
 def reach_with_upper(field: Sequence[float], upper: Sequence[float], rating: float, deals: int = DEALS,
                      players: int = 2) -> tuple[float, float]:
     """`reach` of a field and its upper members: those that the interval against the field brings within
-    UPPER_MARGIN join it, as they would join an entrant's games."""
+    UPPER_MARGIN join it on UPPER_DEALS times the deals, as they would join an entrant's games."""
     low, high = reach(field, rating, deals, players)
     reached = [r for r in upper if within_margin(high, r)]
-    return reach([*field, *reached], rating, deals, players) if reached else (low, high)
+    if not reached:
+        return low, high
+    games = expected_games(field, rating, deals, players) + expected_games(reached, rating, deals * UPPER_DEALS,
+                                                                           players)
+    return interval(games, fit(games))
 
 
 def game_orders(record: dict, name: str, ratings: dict[str, float]) -> list[Order]:
@@ -259,24 +273,24 @@ def upper_of(args: argparse.Namespace) -> dict[str, float]:
     return {} if args.calibrate else UPPER.get((args.env, args.players), {})
 
 
-def play(args: argparse.Namespace, entrants: list) -> list[dict]:
-    """The games of the args' entrant (or the calibration's round-robin) against these members."""
+def play(args: argparse.Namespace, entrants: list, deals: int) -> list[dict]:
+    """The games of the args' entrant (or the calibration's round-robin) against these members on `deals` deals."""
     return run(entrants, env_id=args.env, players=args.players, fmt="round-robin" if args.calibrate else "gauntlet",
-               hero=0, deals=args.deals, seed=SEED, num_envs=args.num_envs, url=args.url, **args.env_options)
+               hero=0, deals=deals, seed=SEED, num_envs=args.num_envs, url=args.url, **args.env_options)
 
 
 def ladder_games(args: argparse.Namespace, field: dict[str, float],
                  upper: dict[str, float]) -> tuple[list[dict], dict[str, float]]:
-    """The entrant's games against the field, then against the upper members that its interval so far reaches; and
-    the upper members it did not reach."""
-    records = play(args, args.entrants + [parse_entrant(name) for name in field])
+    """The entrant's games against the field, then against the upper members that its interval so far reaches (on
+    UPPER_DEALS times the deals); and the upper members it did not reach."""
+    records = play(args, args.entrants + [parse_entrant(name) for name in field], args.deals)
     if not upper:
         return records, {}
     games = [o for record in records for o in game_orders(record, args.entrants[0].name, field)]
     high = interval(games, fit(games))[1]
     reached = {name: rating for name, rating in upper.items() if within_margin(high, rating)}
     if reached:
-        records += play(args, args.entrants + [parse_entrant(name) for name in reached])
+        records += play(args, args.entrants + [parse_entrant(name) for name in reached], args.deals * UPPER_DEALS)
     return records, {name: rating for name, rating in upper.items() if name not in reached}
 
 

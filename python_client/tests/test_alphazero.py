@@ -194,3 +194,12 @@ def test_a_teacher_or_network_the_run_cannot_use_is_one_line(url, tmp_path, flag
     proc = run("-m", "splendor_rl.alphazero", "--url", url, "--out", str(tmp_path), *TINY, flag, value, "--rounds", "1")
     assert proc.returncode == 1 and proc.stderr.strip().startswith(f"python -m splendor_rl.alphazero: {flag} {value}: ")
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_a_run_of_its_own_has_a_search_slot_per_core():
+    from splendor_rl import Connection
+    from splendor_rl.alphazero import own_server
+    from splendor_rl.server import default_workers
+
+    with own_server() as server, Connection(server.url) as connection:
+        assert connection.hello["limits"]["search_slots"] == default_workers()

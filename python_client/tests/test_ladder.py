@@ -48,7 +48,9 @@ def test_reach_is_the_interval_of_expected_scores():
 def test_upper_members_reach_only_entrants_near_them():
     field, upper = [1000.0, 1200.0], [2000.0]
     assert ladder.reach_with_upper(field, upper, 1000.0) == ladder.reach(field, 1000.0)  # too far below to play it
-    assert ladder.reach_with_upper(field, upper, 2000.0) == ladder.reach([*field, *upper], 2000.0)
+    # Met, an upper member plays UPPER_DEALS times the deals: as that many members of its rating would.
+    met = ladder.reach([*field, *upper * ladder.UPPER_DEALS], 2000.0)
+    assert ladder.reach_with_upper(field, upper, 2000.0) == pytest.approx(met, abs=1e-6)
     assert ladder.reach(field, 1500.0)[1] < 2000 - ladder.UPPER_MARGIN < ladder.reach(field, 1800.0)[1]
 
 
@@ -141,7 +143,8 @@ def test_upper_members_are_played_once_the_interval_reaches_them(url, monkeypatc
     assert ladder.main(["mcts:20", "--deals", "2", "--url", url]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^  vs random +\(   380\): [\d.]+/4$", out, re.M), out
-    assert re.search(r"^  vs greedy +\(  1000\): [\d.]+/4$", out, re.M), out  # within reach of mcts:20's interval
+    # Within reach of mcts:20's interval: played on UPPER_DEALS times the 2 deals.
+    assert re.search(rf"^  vs greedy +\(  1000\): [\d.]+/{4 * ladder.UPPER_DEALS}$", out, re.M), out
     assert re.search(r"^  vs mcts:30 +\(  5000\): not played", out, re.M), out
     with pytest.raises(SystemExit):
         ladder.main(["mcts:30", "--url", url])  # an upper member is a member

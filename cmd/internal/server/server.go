@@ -92,7 +92,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // Limits are the limits hello announces.
 func (s *Server) Limits() wire.Limits {
 	return wire.Limits{MaxMessageBytes: s.cfg.MaxMessageBytes, MaxEnvsPerConnection: s.cfg.MaxEnvsPerConnection,
-		MaxEnvsTotal: s.cfg.MaxEnvsTotal, MaxConnections: s.cfg.MaxConnections}
+		MaxEnvsTotal: s.cfg.MaxEnvsTotal, MaxConnections: s.cfg.MaxConnections, SearchSlots: s.cfg.SearchSlots}
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {

@@ -100,6 +100,12 @@ func TestHello(t *testing.T) {
 	require.Contains(t, hello.Envs, "splendor-v1")
 	require.Equal(t, 256, hello.Limits.MaxEnvsPerConnection)
 	require.Equal(t, int64(1<<20), hello.Limits.MaxMessageBytes)
+	require.Equal(t, env.DefaultSearchSlots(testConfig().Workers), hello.Limits.SearchSlots, "the default, resolved")
+	cfg := testConfig()
+	cfg.SearchSlots = 3
+	_, url = start(t, cfg)
+	require.NoError(t, dial(t, url).Call(wire.Request{Op: wire.OpHello}, &hello))
+	require.Equal(t, 3, hello.Limits.SearchSlots)
 }
 
 func TestMakeResetStepClose(t *testing.T) {
