@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/splendor-rl/splendor/encoding/wire"
+	"github.com/splendor-rl/splendor/env"
 	"github.com/splendor-rl/splendor/env/splendorenv"
 	"github.com/stretchr/testify/require"
 )
