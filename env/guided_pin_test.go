@@ -75,6 +75,9 @@ func TestGuidedSearchResultsArePinned(t *testing.T) {
 		{"puct 2 leaves, noise", func(s *bots.GuidedSettings) {
 			s.Algorithm, s.LeavesPerEnv, s.DirichletFraction = bots.PUCT, 2, 0.25
 		}},
+		{"puct first play 0.25", func(s *bots.GuidedSettings) {
+			s.Algorithm, s.FirstPlay, s.FPUReduction = bots.PUCT, true, 0.25
+		}},
 		{"gumbel playouts 2 leaves", func(s *bots.GuidedSettings) { s.Playouts, s.LeavesPerEnv = true, 2 }},
 		{"puct playouts", func(s *bots.GuidedSettings) { s.Algorithm, s.Playouts, s.PbCInit = bots.PUCT, true, 5 }},
 	}
@@ -96,6 +99,7 @@ var pinnedDigests = []string{
 	"splendor-v1 map[players:2] gumbel 4 considered, scale 0.1: 13a1b5243ff92d98",
 	"splendor-v1 map[players:2] puct: 9b013c2d7ba870ac",
 	"splendor-v1 map[players:2] puct 2 leaves, noise: ddeb40463cbbac85",
+	"splendor-v1 map[players:2] puct first play 0.25: 95bcae6f4b190462",
 	"splendor-v1 map[players:2] gumbel playouts 2 leaves: a4f542bcc578fdd5",
 	"splendor-v1 map[players:2] puct playouts: 464a6f5060d5e5d9",
 	"splendor-v1 map[players:4] gumbel: bc3457394c60bed5",
@@ -103,6 +107,7 @@ var pinnedDigests = []string{
 	"splendor-v1 map[players:4] gumbel 4 considered, scale 0.1: 5897cc935ddb7c8b",
 	"splendor-v1 map[players:4] puct: 86b3007b25aa1f36",
 	"splendor-v1 map[players:4] puct 2 leaves, noise: eb01ded762367e16",
+	"splendor-v1 map[players:4] puct first play 0.25: 7646a76cecccaadf",
 	"splendor-v1 map[players:4] gumbel playouts 2 leaves: d59c3e6d290fbb50",
 	"splendor-v1 map[players:4] puct playouts: b469e98cceb1d033",
 	"splendor-duel-v1 map[] gumbel: b6925d26adedd379",
@@ -110,6 +115,7 @@ var pinnedDigests = []string{
 	"splendor-duel-v1 map[] gumbel 4 considered, scale 0.1: 586cb0de1cd7deb7",
 	"splendor-duel-v1 map[] puct: ebc3abbca6abbfa4",
 	"splendor-duel-v1 map[] puct 2 leaves, noise: 89b08866aa4a8d4e",
+	"splendor-duel-v1 map[] puct first play 0.25: c9ad9c3ccd85df00",
 	"splendor-duel-v1 map[] gumbel playouts 2 leaves: 189ef5b3a6a546a3",
 	"splendor-duel-v1 map[] puct playouts: 5615787658e1bbd6",
 }

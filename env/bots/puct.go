@@ -10,9 +10,10 @@ import (
 // kid maximizing q̂ + pb_c·P·√N/(1 + n), where pb_c = pb_c_init +
 // log((N + pb_c_base + 1)/pb_c_base), N the node's visits, n and P the
 // kid's visits and prior (renormalized over the kids), and q̂ its value by
-// byParentAndSiblings (with first-play urgency, if set). Ties go to the higher prior. At the root the priors
-// may be mixed with Dirichlet noise once, when the root is evaluated. The
-// policy is the root's visit distribution.
+// byParentAndSiblings (with first-play urgency, if set). Ties go to the
+// higher prior. At the root the priors may be mixed with Dirichlet noise
+// once, when the root is evaluated. The policy is the root's visit
+// distribution.
 type puct struct {
 	set   *GuidedSettings
 	noise []float64 // the root's Dirichlet draws, per child

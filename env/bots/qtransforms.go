@@ -18,20 +18,19 @@ func byParentAndSiblings(t *gtree, at int32, kids []int32, fpu float64, out []fl
 	out = out[:0]
 	for _, c := range kids {
 		q := math.Inf(-1) // unvisited, set below
-		if n := &t.nodes[c]; n.visits > 0 {
-			q = float64(n.value) / float64(n.visits) // t.q(c)
+		if t.nodes[c].visits > 0 {
+			q = t.q(c)
 			lo, hi = min(lo, q), max(hi, q)
-			visited += float64(n.prior)
+			visited += float64(t.nodes[c].prior)
 		}
 		priors += float64(t.nodes[c].prior)
 		out = append(out, q)
 	}
-	unvisited := 0.0
-	if !math.IsInf(fpu, 1) && visited > 0 {
-		urgency := parent - fpu*math.Sqrt(visited/priors)
-		unvisited = max(0, (urgency-lo)/max(hi-lo, 1e-8))
+	width, unvisited := max(hi-lo, 1e-8), 0.0
+	if !math.IsInf(fpu, 1) {
+		urgency := parent - fpu*math.Sqrt(visited/max(priors, tinyPrior))
+		unvisited = max(0, (urgency-lo)/width)
 	}
-	width := max(hi-lo, 1e-8)
 	for k, q := range out {
 		if math.IsInf(q, -1) {
 			out[k] = unvisited
