@@ -27,12 +27,12 @@ func (p *puct) choose(t *gtree, at int32, kids []int32) int32 {
 	if p.set.FirstPlay {
 		fpu = p.set.FPUReduction
 	}
-	p.q = byParentAndSiblings(t, at, kids, fpu, p.q)
 	priors := 0.0
 	for _, c := range kids {
 		priors += float64(t.nodes[c].prior)
 	}
 	priors = max(priors, tinyPrior)
+	p.q = byParentAndSiblings(t, at, kids, fpu, priors, p.q)
 	best, bestScore, bestPrior := int32(0), math.Inf(-1), float32(0)
 	sqrtN := math.Sqrt(n)
 	for k, c := range kids {

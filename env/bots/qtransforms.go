@@ -9,12 +9,13 @@ import "math"
 // byParentAndSiblings is mctx's qtransform_by_parent_and_siblings: each
 // visited kid's mean value rescaled to [0, 1] by the min and max of at's own
 // value and its visited kids' values; an unvisited kid counts as at's value
-// less fpu·√(the visited kids' share of the kids' priors), floored at the
-// minimum, 0 (first-play urgency; fpu = +Inf: the minimum, mctx's rule).
-func byParentAndSiblings(t *gtree, at int32, kids []int32, fpu float64, out []float64) []float64 {
+// less fpu·√(the visited kids' share of priors, the kids' prior total),
+// floored at the minimum, 0 (first-play urgency; fpu = +Inf: the minimum,
+// mctx's rule).
+func byParentAndSiblings(t *gtree, at int32, kids []int32, fpu, priors float64, out []float64) []float64 {
 	parent := t.nodeValue(at)
 	lo, hi := parent, parent
-	var visited, priors float64
+	visited := 0.0
 	out = out[:0]
 	for _, c := range kids {
 		q := math.Inf(-1) // unvisited, set below
@@ -23,12 +24,11 @@ func byParentAndSiblings(t *gtree, at int32, kids []int32, fpu float64, out []fl
 			lo, hi = min(lo, q), max(hi, q)
 			visited += float64(t.nodes[c].prior)
 		}
-		priors += float64(t.nodes[c].prior)
 		out = append(out, q)
 	}
 	width, unvisited := max(hi-lo, 1e-8), 0.0
 	if !math.IsInf(fpu, 1) {
-		urgency := parent - fpu*math.Sqrt(visited/max(priors, tinyPrior))
+		urgency := parent - fpu*math.Sqrt(visited/priors)
 		unvisited = max(0, (urgency-lo)/width)
 	}
 	for k, q := range out {

@@ -27,9 +27,9 @@ func TestByParentAndSiblingsRescalesOverTheParentAndItsVisitedKids(t *testing.T)
 	tr, a, b, c := smallTree()
 	assert.InDelta(t, 0.175, tr.nodeValue(0), 1e-7)
 	// min −0.5 (B), max 0.5 (A); C, unvisited, is 0.
-	assert.InDeltaSlice(t, []float64{1, 0, 0}, byParentAndSiblings(tr, 0, []int32{a, b, c}, math.Inf(1), nil), 1e-7)
+	assert.InDeltaSlice(t, []float64{1, 0, 0}, byParentAndSiblings(tr, 0, []int32{a, b, c}, math.Inf(1), 1, nil), 1e-7)
 	// B illegal in this deal: the range is the parent's 0.175 to A's 0.5.
-	assert.InDeltaSlice(t, []float64{1, 0}, byParentAndSiblings(tr, 0, []int32{a, c}, math.Inf(1), nil), 1e-7)
+	assert.InDeltaSlice(t, []float64{1, 0}, byParentAndSiblings(tr, 0, []int32{a, c}, math.Inf(1), 0.7, nil), 1e-7)
 }
 
 // With first-play urgency C, unvisited, counts as the root's 0.175 less
@@ -38,16 +38,16 @@ func TestByParentAndSiblingsRescalesOverTheParentAndItsVisitedKids(t *testing.T)
 func TestByParentAndSiblingsGivesUnvisitedKidsFirstPlayUrgency(t *testing.T) {
 	tr, a, b, c := smallTree()
 	kids := []int32{a, b, c}
-	assert.InDeltaSlice(t, []float64{1, 0, 0.675}, byParentAndSiblings(tr, 0, kids, 0, nil), 1e-7, "the parent's value")
-	assert.InDeltaSlice(t, []float64{1, 0, 0.675 - 0.5*math.Sqrt(0.8)}, byParentAndSiblings(tr, 0, kids, 0.5, nil), 1e-7)
-	assert.InDeltaSlice(t, []float64{1, 0, 0}, byParentAndSiblings(tr, 0, kids, 2, nil), 1e-7, "floored at the minimum")
+	assert.InDeltaSlice(t, []float64{1, 0, 0.675}, byParentAndSiblings(tr, 0, kids, 0, 1, nil), 1e-7, "the parent's value")
+	assert.InDeltaSlice(t, []float64{1, 0, 0.675 - 0.5*math.Sqrt(0.8)}, byParentAndSiblings(tr, 0, kids, 0.5, 1, nil), 1e-7)
+	assert.InDeltaSlice(t, []float64{1, 0, 0}, byParentAndSiblings(tr, 0, kids, 2, 1, nil), 1e-7, "floored at the minimum")
 
 	fresh := &gtree{}
 	fresh.reset()
 	fresh.nodes[0].raw = 0.7
 	fresh.addChild(0, 0, 0.5)
 	fresh.addChild(0, 1, 0.5)
-	assert.Equal(t, []float64{0, 0}, byParentAndSiblings(fresh, 0, []int32{2, 1}, 0, nil),
+	assert.Equal(t, []float64{0, 0}, byParentAndSiblings(fresh, 0, []int32{2, 1}, 0, 1, nil),
 		"no kid visited: every kid is the node's own value, a range of zero width")
 }
 
