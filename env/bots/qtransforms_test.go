@@ -23,6 +23,17 @@ func smallTree() (t *gtree, a, b, c int32) {
 	return t, a, b, c
 }
 
+// unvisitedTree is a root evaluated at 0.7 with two children (nodes 2 and
+// 1, in child order), neither visited.
+func unvisitedTree() *gtree {
+	t := &gtree{}
+	t.reset()
+	t.nodes[0].raw = 0.7
+	t.addChild(0, 0, 0.5)
+	t.addChild(0, 1, 0.5)
+	return t
+}
+
 func TestByParentAndSiblingsRescalesOverTheParentAndItsVisitedKids(t *testing.T) {
 	tr, a, b, c := smallTree()
 	assert.InDelta(t, 0.175, tr.nodeValue(0), 1e-7)
@@ -42,11 +53,7 @@ func TestByParentAndSiblingsGivesUnvisitedKidsFirstPlayUrgency(t *testing.T) {
 	assert.InDeltaSlice(t, []float64{1, 0, 0.675 - 0.5*math.Sqrt(0.8)}, byParentAndSiblings(tr, 0, kids, 0.5, 1, nil), 1e-7)
 	assert.InDeltaSlice(t, []float64{1, 0, 0}, byParentAndSiblings(tr, 0, kids, 2, 1, nil), 1e-7, "floored at the minimum")
 
-	fresh := &gtree{}
-	fresh.reset()
-	fresh.nodes[0].raw = 0.7
-	fresh.addChild(0, 0, 0.5)
-	fresh.addChild(0, 1, 0.5)
+	fresh := unvisitedTree()
 	assert.Equal(t, []float64{0, 0}, byParentAndSiblings(fresh, 0, []int32{2, 1}, 0, 1, nil),
 		"no kid visited: every kid is the node's own value, a range of zero width")
 }
@@ -58,11 +65,7 @@ func TestCompletedByMixValueFillsUnvisitedKidsWithTheMixedValue(t *testing.T) {
 	got := completedByMixValue(tr, 0, []int32{a, b, c}, 50, 0.1, nil)
 	assert.InDeltaSlice(t, []float64{5.2, 0, 5.2 * 0.64375}, got, 1e-6)
 
-	fresh := &gtree{}
-	fresh.reset()
-	fresh.nodes[0].raw = 0.7
-	fresh.addChild(0, 0, 0.5)
-	fresh.addChild(0, 1, 0.5)
+	fresh := unvisitedTree()
 	assert.Equal(t, []float64{0, 0}, completedByMixValue(fresh, 0, []int32{2, 1}, 50, 1, nil),
 		"no kid visited: every kid is the node's own value, a range of zero width")
 }
