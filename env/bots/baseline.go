@@ -128,6 +128,10 @@ func (b *NetBot[S, G]) search(e *evaluation, bot Spec, seed uint64, s *S, stop *
 	if bot.FirstPlay > 0 {
 		set.FirstPlay, set.FPUReduction = true, float64(bot.FirstPlay-1)/100
 	}
+	temp := 1.0
+	if bot.PolicyTemp > 0 {
+		temp = float64(bot.PolicyTemp) / 100
+	}
 	m := b.guides.Start(set, s, seed, stop, b.observe)
 	defer m.Release()
 	for n := 1; ; n++ {
@@ -138,7 +142,7 @@ func (b *NetBot[S, G]) search(e *evaluation, bot Spec, seed uint64, s *S, stop *
 			panic("bots: a baseline search waits with no leaf out")
 		}
 		e.eval.Evaluate(e.obs, e.logits, e.values)
-		softmax(e.priors, e.logits, e.mask)
+		softmax(e.priors, e.logits, e.mask, temp)
 		m.Expand(e.priors, e.values)
 		if n%stopEvery == 0 && stop != nil && stop.Load() {
 			return m.Result(t) // the batch is closing: nobody reads the answer
@@ -156,10 +160,10 @@ func forced[S any, G Game[S]](s *S, t Targets) (int, bool) {
 	return bitset.Nth(legal[:], 0), true
 }
 
-// softmax writes the softmax of logits over the legal actions (mask) into
-// priors, zero elsewhere: the policy head's distribution as pvnet's masked
-// softmax, but for its sum, which Expand divides by.
-func softmax(priors, logits []float32, mask []uint8) {
+// softmax writes the softmax of logits/temp over the legal actions (mask)
+// into priors, zero elsewhere: at temp 1 the policy head's distribution as
+// pvnet's masked softmax, but for its sum, which Expand divides by.
+func softmax(priors, logits []float32, mask []uint8, temp float64) {
 	top := float32(math.Inf(-1))
 	for a, legal := range mask {
 		if legal == 1 {
@@ -169,7 +173,7 @@ func softmax(priors, logits []float32, mask []uint8) {
 	for a, legal := range mask {
 		priors[a] = 0
 		if legal == 1 {
-			priors[a] = float32(math.Exp(float64(logits[a] - top)))
+			priors[a] = float32(math.Exp(float64(logits[a]-top) / temp))
 		}
 	}
 }

@@ -169,6 +169,18 @@ func TestBaselineSearchExploresAsAsked(t *testing.T) {
 	assert.Equal(t, usual, right("baseline+search:64,exploration=1.25"), "1.25 is the default")
 }
 
+// ",policy_temp=T" divides the network's logits by T before their
+// softmax: the hotter, the flatter the priors, and the more visits go past
+// their favourite (a wrong take here) to the take the values find.
+func TestBaselineSearchTempersItsPriorsAsAsked(t *testing.T) {
+	right := func(name string) float32 { return winningTake(t, name, [3]float32{0, 0, 1}) }
+	cold, usual, hot := right("baseline+search:64,policy_temp=0.5"), right("baseline+search:64"),
+		right("baseline+search:64,policy_temp=2")
+	assert.Less(t, cold, usual)
+	assert.Less(t, usual, hot)
+	assert.Equal(t, usual, right("baseline+search:64,policy_temp=1"), "1 is the network's own priors")
+}
+
 // ",fpu=R" values an unvisited take at its parent's value less R·√(the
 // visited takes' share of the priors), not at the worst visited one: with
 // priors on a losing take, whose visits value the parent low, the winning

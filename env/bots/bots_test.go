@@ -138,6 +138,10 @@ func TestParse(t *testing.T) {
 		"baseline+search:8,fpu=0.25": {Kind: bots.Baseline, Simulations: 8, FirstPlay: 26},
 		"baseline+search:8,fpu=2,exploration=2.5,playouts=0.5": {Kind: bots.Baseline, Simulations: 8, FirstPlay: 201,
 			Playouts: 50, Search: bots.Settings{Exploration: 2.5}},
+		"baseline+search:8,policy_temp=1.4":  {Kind: bots.Baseline, Simulations: 8, PolicyTemp: 140},
+		"baseline+search:8,policy_temp=0.01": {Kind: bots.Baseline, Simulations: 8, PolicyTemp: 1},
+		"baseline+search:8,policy_temp=2.5,fpu=0,exploration=2.5,playouts=0.5": {Kind: bots.Baseline,
+			Simulations: 8, PolicyTemp: 250, FirstPlay: 1, Playouts: 50, Search: bots.Settings{Exploration: 2.5}},
 		"gumbel":     {Kind: bots.GuidedGumbel, Simulations: int32(bots.PlayoutGuided.Simulations)},
 		"puct:1":     {Kind: bots.GuidedPUCT, Simulations: 1},
 		"puct:32768": {Kind: bots.GuidedPUCT, Simulations: bots.MaxSimulations},
@@ -159,6 +163,10 @@ func TestParse(t *testing.T) {
 		"baseline+search:8,iterations=8", "baseline+search:exploration=2",
 		"baseline+search:8,fpu=", "baseline+search:8,fpu=-0.1", "baseline+search:8,fpu=2.01", "baseline+search:8,fpu=nan",
 		"baseline+search:8,fpu=0.333", "baseline+search:8,fpu=0,fpu=0", "baseline,fpu=0", "baseline+search:8,fpu",
+		"baseline+search:8,policy_temp=0", "baseline+search:8,policy_temp=2.51", "baseline+search:8,policy_temp=-1",
+		"baseline+search:8,policy_temp=nan", "baseline+search:8,policy_temp=", "baseline+search:8,policy_temp=1.234",
+		"baseline+search:8,policy_temp=1,policy_temp=1", "baseline,policy_temp=1", "baseline+search:8,policy_temp",
+		"baseline+search:8,temperature=1.4", "baseline+search:8,policy_temp=1,fpu=0,policy_temp=2",
 		"gumbel:", "gumbel:0", "puct:32769", "puct:iterations=10", "PUCT", "gumbel+search:5"} {
 		_, err := bots.Parse(name)
 		assert.ErrorIs(t, err, bots.ErrBadBot, "%q", name)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -60,10 +61,13 @@ type Spec struct {
 	// none (mctx's rule), else 1 + R in hundredths
 	// (GuidedSettings.FPUReduction).
 	FirstPlay uint8
+	// PolicyTemp is the temperature of the softmax that turns a Baseline's
+	// search's logits into priors (",policy_temp=T"), in hundredths: 0 is
+	// 1, the network's own priors.
+	PolicyTemp uint8
 	// Simulations is a Baseline's search: 0 plays the network's argmax,
 	// N > 0 a guided search of N simulations (baseline+search:N); and a
-	// GuidedGumbel's or GuidedPUCT's, always N > 0. An int32 fits beside
-	// Kind: every env holds a Spec per seat.
+	// GuidedGumbel's or GuidedPUCT's, always N > 0.
 	Simulations int32
 	// Search is an MCTS's settings; a Baseline's search takes its
 	// Exploration, when set, as PUCT's pb_c_init (",exploration=2"; 0:
@@ -107,7 +111,8 @@ var ErrBadBot = errors.New("bad bot")
 // (any of the three settings, in any order), "baseline",
 // "baseline+search:64" (that many simulations; "baseline+search:64,playouts=0.5"
 // weighing greedy playouts into its leaves' values, ",exploration=2" setting
-// its PUCT's pb_c_init, ",fpu=0" its first-play urgency), "gumbel" or "puct"
+// its PUCT's pb_c_init, ",fpu=0" its first-play urgency, ",policy_temp=1.4"
+// its priors' temperature), "gumbel" or "puct"
 // (PlayoutGuided's simulations) and "gumbel:1000" or "puct:1000" (that
 // many). Whether a game has a baseline network is for its env to say.
 func Parse(name string) (Spec, error) {
@@ -143,12 +148,13 @@ func Parse(name string) (Spec, error) {
 	return Spec{}, fmt.Errorf("%w: %q (known: %s, with mcts taking settings as in \"mcts:800\" or "+
 		"\"mcts:iterations=800,exploration=0.7,rollout=random\", gumbel and puct simulations as in \"gumbel:1000\", "+
 		"and baseline searching as in \"baseline+search:64\" (weighing in playouts, exploring more, with first-play "+
-		"urgency: \"baseline+search:64,playouts=0.5,exploration=2,fpu=0\") or playing a named edition as in \"baseline@NAME\")",
+		"urgency, with flatter priors: \"baseline+search:64,playouts=0.5,exploration=2,fpu=0,policy_temp=1.4\") or playing "+
+		"a named edition as in \"baseline@NAME\")",
 		ErrBadBot, name, strings.Join(Names, ", "))
 }
 
-// parseBaseline reads "baseline[@NAME][+search:N[,playouts=W][,exploration=C][,fpu=R]]"
-// but plain "baseline".
+// parseBaseline reads "baseline[@NAME][+search:N[,SETTING=VALUE…]]" (as
+// parseSearch) but plain "baseline".
 func parseBaseline(name string) (Spec, error) {
 	spec := Spec{Kind: Baseline}
 	net, search, searches := strings.Cut(name, searchSuffix)
@@ -169,30 +175,36 @@ func parseBaseline(name string) (Spec, error) {
 	return spec, nil
 }
 
+// searchSettings are the settings a baseline search takes after its N, each
+// at most once, in any order.
+var searchSettings = []string{"playouts", "exploration", "fpu", "policy_temp"}
+
 // parseSearch reads a baseline search's
-// "N[,playouts=W][,exploration=C][,fpu=R]", the settings in any order, each
-// at most once.
+// "N[,playouts=W][,exploration=C][,fpu=R][,policy_temp=T]".
 func (s *Spec) parseSearch(name, text string) error {
-	const want = "baseline[@NAME]+search:N[,playouts=W][,exploration=C][,fpu=R]"
+	const want = "baseline[@NAME]+search:N[,playouts=W][,exploration=C][,fpu=R][,policy_temp=T]"
 	fields := strings.Split(text, ",")
 	var err error
 	if s.Simulations, err = simulations(name, fields[0], want); err != nil {
 		return err
 	}
-	var weighted, explored, urged bool
+	seen := make([]bool, len(searchSettings))
 	for _, field := range fields[1:] {
-		switch key, value, _ := strings.Cut(field, "="); {
-		case key == "fpu" && !urged:
-			urged = true
-			s.FirstPlay, err = firstPlay(name, value, want)
-		case key == "playouts" && !weighted:
-			weighted = true
+		key, value, _ := strings.Cut(field, "=")
+		k := slices.Index(searchSettings, key)
+		if k < 0 || seen[k] {
+			return fmt.Errorf("%w: %q: want %s, each setting once", ErrBadBot, name, want)
+		}
+		seen[k] = true
+		switch key {
+		case "playouts":
 			s.Playouts, err = playoutWeight(name, value, want)
-		case key == "exploration" && !explored:
-			explored = true
+		case "exploration":
 			s.Search.Exploration, err = exploration(name, value, want)
-		default:
-			err = fmt.Errorf("%w: %q: want %s, each setting once", ErrBadBot, name, want)
+		case "fpu":
+			s.FirstPlay, err = firstPlay(name, value, want)
+		case "policy_temp":
+			s.PolicyTemp, err = policyTemp(name, value, want)
 		}
 		if err != nil {
 			return err
@@ -246,6 +258,17 @@ func playoutWeight(name, text, want string) (uint8, error) {
 func firstPlay(name, text, want string) (uint8, error) {
 	r, err := hundredths(name, text, want, "R the first-play urgency's reduction", 2)
 	return r + 1, err
+}
+
+// policyTemp reads a baseline search's priors' temperature from text: a
+// number in (0, 2.5] in hundredths, as hundredths (Spec.PolicyTemp).
+func policyTemp(name, text, want string) (uint8, error) {
+	t, err := hundredths(name, text, want, "T", 2.5)
+	if err != nil || t == 0 {
+		return 0, fmt.Errorf("%w: %q: want %s, T the priors' temperature in (0, 2.5] in hundredths (1.4, 0.8)",
+			ErrBadBot, name, want)
+	}
+	return t, nil
 }
 
 // hundredths reads what (a number in [0, top] in hundredths) from text, as
