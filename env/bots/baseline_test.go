@@ -161,24 +161,27 @@ func winningTake(t *testing.T, name string, logits [3]float32) float32 {
 // past the priors' favourite (a wrong take here) to the take the values
 // find.
 func TestBaselineSearchExploresAsAsked(t *testing.T) {
-	right := func(name string) float32 { return winningTake(t, name, [3]float32{0, 0, 1}) }
-	little, usual, much := right("baseline+search:64,exploration=0.2"), right("baseline+search:64"),
-		right("baseline+search:64,exploration=5")
-	assert.Less(t, little, usual)
-	assert.Less(t, usual, much)
-	assert.Equal(t, usual, right("baseline+search:64,exploration=1.25"), "1.25 is the default")
+	risesWith(t, "baseline+search:64,exploration=0.2", "baseline+search:64", "baseline+search:64,exploration=5",
+		"baseline+search:64,exploration=1.25")
 }
 
 // ",policy_temp=T" divides the network's logits by T before their
 // softmax: the hotter, the flatter the priors, and the more visits go past
-// their favourite (a wrong take here) to the take the values find.
+// their favourite to the take the values find.
 func TestBaselineSearchTempersItsPriorsAsAsked(t *testing.T) {
+	risesWith(t, "baseline+search:64,policy_temp=0.5", "baseline+search:64", "baseline+search:64,policy_temp=2",
+		"baseline+search:64,policy_temp=1")
+}
+
+// risesWith checks that the searches named low, usual and high give the
+// winning take, which the priors do not favour, ever more of their visits,
+// and that same is usual by another name (its setting at the default).
+func risesWith(t *testing.T, low, usual, high, same string) {
 	right := func(name string) float32 { return winningTake(t, name, [3]float32{0, 0, 1}) }
-	cold, usual, hot := right("baseline+search:64,policy_temp=0.5"), right("baseline+search:64"),
-		right("baseline+search:64,policy_temp=2")
-	assert.Less(t, cold, usual)
-	assert.Less(t, usual, hot)
-	assert.Equal(t, usual, right("baseline+search:64,policy_temp=1"), "1 is the network's own priors")
+	l, u, h := right(low), right(usual), right(high)
+	assert.Less(t, l, u, low)
+	assert.Less(t, u, h, high)
+	assert.Equal(t, u, right(same), "%s is the default", same)
 }
 
 // ",fpu=R" values an unvisited take at its parent's value less R·√(the
