@@ -69,10 +69,10 @@ func (e *Evaluator) Argmax(obs []uint8, mask []uint8) int {
 // hidden layer, so this skips most of a dense product's work. The nonzero
 // inputs are gathered once, where the previous layer's ReLU would have
 // written them. Measured on a Splendor-sized net (BenchmarkEvaluate, one
-// core, medians of 5): 17 µs with the Go kernels (30 one column at a time,
-// 50 for row-by-row dot products with four accumulators), 7.2 µs with the
-// 8-wide ones (kernel_simd.go); 30 and 13.5 µs on an observation without
-// zeros.
+// core, medians of 5, 2026-11-29): 17 µs with the Go kernels (30 one column
+// at a time, 50 for row-by-row dot products with four accumulators), 7.2 µs
+// with the 8-wide ones (kernel_simd.go, which has today's figures); 30 and
+// 13.5 µs on an observation without zeros.
 func (e *Evaluator) forward(obs []uint8) {
 	n := e.net
 	if len(obs) != n.Obs() {

@@ -3,7 +3,7 @@
 package nets
 
 // The kernels of layer.apply in Go alone (a build with GOEXPERIMENT=simd
-// has 8-wide ones of the same bits: kernel_simd.go).
+// has 8- and 16-wide ones of the same bits: kernel_simd.go).
 
 // addScaled4 adds v0·c0 + … + v3·c3 to y.
 func addScaled4(y []float32, v0, v1, v2, v3 float32, c0, c1, c2, c3 []float32) {

@@ -10,12 +10,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestKernelsAgree: the 8-wide kernels give the Go kernels' bits, on every
-// length (whole vectors and a tail), on values of every magnitude and sign.
+// TestKernelsAgree: the kernels of every width this CPU has (8, and 16
+// where it has AVX-512) give the Go kernels' bits, on every length (whole
+// vectors, and tails of each narrower width), on values of every magnitude
+// and sign.
 func TestKernelsAgree(t *testing.T) {
-	if !avx2 {
+	if widest() == 0 {
 		t.Skip("this CPU has no AVX2: the Go kernels run, and nothing is vectorized to compare")
 	}
+	defer func() { lanes = widest() }()
+	for lanes = 8; lanes <= widest(); lanes *= 2 {
+		kernelsAgree(t)
+	}
+}
+
+func kernelsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 1))
 	draw := func(n int) []float32 {
 		s := make([]float32, n)
@@ -24,16 +33,16 @@ func TestKernelsAgree(t *testing.T) {
 		}
 		return s
 	}
-	for _, n := range []int{1, 7, 8, 9, 16, 78, 79, 256, 257} {
+	for _, n := range []int{1, 7, 8, 9, 16, 23, 24, 25, 78, 79, 256, 257} {
 		for range 50 {
 			y, v, c := draw(n), draw(4), [4][]float32{draw(n), draw(n), draw(n), draw(n)}
 			want, got := append([]float32(nil), y...), append([]float32(nil), y...)
 			addScaled4Go(want, v[0], v[1], v[2], v[3], c[0], c[1], c[2], c[3])
 			addScaled4(got, v[0], v[1], v[2], v[3], c[0], c[1], c[2], c[3])
-			requireSameBits(t, want, got, "addScaled4, length %d", n)
+			requireSameBits(t, want, got, "addScaled4 %d wide, length %d", lanes, n)
 			addScaledGo(want, v[0], c[0])
 			addScaled(got, v[0], c[0])
-			requireSameBits(t, want, got, "addScaled, length %d", n)
+			requireSameBits(t, want, got, "addScaled %d wide, length %d", lanes, n)
 		}
 	}
 }
