@@ -130,18 +130,18 @@ class Arena:
     game ends; `replays` receives each finished game with its moves."""
 
     def __init__(self, envs: SplendorVectorEnv, entrants: Sequence[Entrant], seatings: Sequence[Seating],
-                 seed: int, replays: ReplayWriter | None = None):
+                 seed: int, replays: ReplayWriter | None = None, played: dict[int, dict] | None = None):
         self.envs, self.entrants, self.seed, self.replays = envs, entrants, seed, replays
-        self.seatings = seatings
+        self.seatings, self.played = seatings, played or {}
         self.seat_of = np.array([s.seats for s in seatings])            # [game, seat] → entrant
-        self.queue = list(range(len(seatings)))[::-1]                    # unplayed games, the next one last
+        self.queue = [g for g in range(len(seatings)) if g not in self.played][::-1]  # unplayed, the next one last
         self.game_of = np.full(envs.num_envs, -1)                        # each env's game; -1: a dummy deal
         self.decisions = np.zeros(envs.num_envs, np.int64)
         self.moves: list[list[tuple[int, int]]] = [[] for _ in range(envs.num_envs)]
 
     def play(self, on_game: Callable[[dict], None] | None = None) -> list[dict]:
         """Every game's record (`game_record`), in game order; `on_game(record)` as each game ends."""
-        records: dict[int, dict] = {}
+        records = dict(self.played)
         obs, infos = self._deal(np.arange(self.envs.num_envs))
         self._check_bots()
         while len(records) < len(self.seatings):
@@ -231,17 +231,22 @@ class Arena:
 
 def run(entrants: Sequence[Entrant], *, env_id: str = "splendor-v1", players: int = 2, fmt: str = "round-robin",
         hero: int = 0, deals: int = 10, seed: int = 0, num_envs: int = 64, url: str | None = None,
-        replays: str | None = None, on_game: Callable[[dict], None] | None = None, **options) -> list[dict]:
+        replays: str | None = None, on_game: Callable[[dict], None] | None = None,
+        played: Sequence[dict] = (), **options) -> list[dict]:
     """Play the arena (see the module docstring) and return every game's record, in game order; `options` are
-    the env's (`max_rounds`…)."""
+    the env's (`max_rounds`…). The games of `played` (records of an earlier run of the same arguments) are not
+    played again: every game depends on the arguments and its index alone, so the records are the same."""
     seatings = schedule(tables(fmt, len(entrants), players, hero), deals)
     if not seatings:
         raise ValueError(f"no table: {fmt} with {len(entrants)} entrants and {players} players")
-    envs = SplendorVectorEnv(env_id, max(1, min(num_envs, len(seatings))), seed=seed, url=url, mode="self_play",
-                             players=players, autoreset="disabled", **options)
+    done = {record["game"]: record for record in played}
+    if len(done) == len(seatings):
+        return [done[g] for g in range(len(seatings))]
+    envs = SplendorVectorEnv(env_id, max(1, min(num_envs, len(seatings) - len(done))), seed=seed, url=url,
+                             mode="self_play", players=players, autoreset="disabled", **options)
     try:
         writer = None if replays is None else ReplayWriter(replays, env_id, envs.action_labels)
-        return Arena(envs, entrants, seatings, seed, writer).play(on_game)
+        return Arena(envs, entrants, seatings, seed, writer, done).play(on_game)
     finally:
         envs.close()
 

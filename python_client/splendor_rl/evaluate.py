@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import errno
 import hashlib
-import json
 import math
 import os
 import re
@@ -38,7 +37,6 @@ import numpy as np
 
 from . import cli
 from .connection import Connection
-from .errors import ConnectionLost
 from .extras import MissingExtra, require
 from .seeds import derive_seed
 from .vector import SplendorVectorEnv
@@ -73,43 +71,6 @@ def summarize(games: Sequence[Game]) -> Result:
     kinds = [g.outcome for g in games]
     return Result(games=len(games), wins=kinds.count("win"), losses=kinds.count("loss"), draws=kinds.count("draw"),
                   truncated=kinds.count("truncated"), steps=sum(g.steps for g in games))
-
-
-class ResultsFile:
-    """JSON Lines: {"run": {...the arguments that decide the games...}}, then {"game", "outcome", "steps"} per
-    finished game, flushed as each ends so that a killed run keeps every game it finished. With `resume`, an
-    existing file of the same run is read into `done` (a last line cut short by the kill is dropped) and
-    appended to."""
-
-    def __init__(self, path: str, run: dict, resume: bool = False):
-        self.done: dict[int, Game] = {}
-        if resume and os.path.exists(path):
-            self.done = self._load(path, run)
-            self.file = open(path, "a")
-        else:
-            self.file = open(path, "w")
-            self._write({"run": run})
-
-    @staticmethod
-    def _load(path: str, run: dict) -> dict[int, Game]:
-        with open(path, "r+b") as f:
-            data = f.read()
-            data = data[:data.rfind(b"\n") + 1]  # drop an unfinished last line
-            f.truncate(len(data))
-        lines = data.decode().splitlines()
-        if not lines or json.loads(lines[0]).get("run") != run:
-            raise ValueError(f"{path} holds the results of another run (its first line is not {{'run': {run}}})")
-        return {row["game"]: Game(row["outcome"], row["steps"]) for row in map(json.loads, lines[1:])}
-
-    def add(self, game: int, result: Game) -> None:
-        self._write({"game": game, **asdict(result)})
-
-    def _write(self, row: dict) -> None:
-        self.file.write(json.dumps(row) + "\n")
-        self.file.flush()
-
-    def close(self) -> None:
-        self.file.close()
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -370,12 +331,6 @@ def network_options(parser: argparse.ArgumentParser, path: str, players: int) ->
     return {k: v for k, v in trained.items() if k == "features"}
 
 
-def resume_hint(results: str | None) -> str:
-    if results:
-        return f"the games finished are in {results}: run the same command with --resume to play only the others"
-    return "with --results PATH each game is kept as it ends, and a run cut short goes on with --resume"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = cli.parser(__doc__, "python -m splendor_rl.evaluate")
     parser.add_argument("--env", default=None, help="the env id: splendor-v1, splendor-duel-v1 (default: the "
@@ -392,14 +347,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-rounds", type=int, default=None, help="the env's turn limit (default the env's)")
     parser.add_argument("--url", default=None, help="a running server (default: start a local one)")
     parser.add_argument("--torch-threads", type=int, default=1)
-    parser.add_argument("--results", default=None, metavar="PATH", help="write each finished game here (JSON "
-                        "Lines) as it ends")
-    parser.add_argument("--resume", action="store_true", help="do not replay the games already in --results")
+    cli.add_results(parser)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    if args.resume and not args.results:
-        parser.error("--resume needs --results")
+    cli.check_results(parser, args)
 
     if args.policy == "random":
         policy = random_policy(args.seed)
@@ -415,23 +367,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = {} if args.max_rounds is None else {"max_rounds": args.max_rounds}
     if not is_bot(args.policy) and args.policy != "random":
         options.update(network_options(parser, args.policy, args.players))
-    results = None
-    if args.results:
-        try:
-            results = ResultsFile(args.results, run_key(args), resume=args.resume)
-        except ValueError as exc:
-            parser.error(str(exc))
+    results = cli.open_results(parser, args, run_key(args))
     try:
         result = play(policy, args.games, seed=args.seed, opponent=args.opponent, players=args.players,
                       num_envs=args.num_envs, url=args.url, env_id=args.env,
-                      done=results.done if results else None, on_game=results.add if results else None, **options)
+                      done={row["game"]: Game(row["outcome"], row["steps"]) for row in results.rows},
+                      on_game=lambda g, game: results.add({"game": g, **asdict(game)}), **options)
     except cli.EXPECTED as exc:
-        if isinstance(exc, ConnectionLost):  # what to do is this tool's, not the library's hint
-            exc = ConnectionLost(exc.url, exc.code, exc.reason, resume_hint(args.results))
-        return cli.failed("splendor_rl.evaluate", exc)
+        return cli.failed("splendor_rl.evaluate", cli.with_resume_hint(exc, args.results))
     finally:
-        if results is not None:
-            results.close()
+        results.close()
     print(format_result(args.policy, args.opponent, result))
     return 0
 

@@ -7,6 +7,7 @@ deals and fit its Elo rating against the field's published ratings.
     python -m splendor_rl.ladder --players 3 me=runs/az3/net.safetensors
     python -m splendor_rl.ladder --calibrate          # how the field's ratings were found (docs/ladder.md)
     python -m splendor_rl.ladder --reach              # how finely the field places entrants of each rating
+    python -m splendor_rl.ladder mcts:20000 --results runs/mcts20k.jsonl --resume   # a run of hours, in pieces
 
 The entrant (anything the arena takes: a bot, `name=path` of a checkpoint or network, `name=module:function`) plays
 the field of its env and table size on the ladder's deals: at every table of itself and players − 1 members (the
@@ -21,6 +22,11 @@ fit, so that a perfect record has a finite rating; the interval is the 95 % like
 ratings were fitted once from a round-robin of its members on the same deals, greedy anchored at 1000
 (`--calibrate` plays it again and prints them); new members join by being laddered, so the scale never moves.
 
+`--results PATH` writes each finished game to PATH (JSON Lines, the arena's record with its `phase`, "field" or
+"upper") as it ends; with `--resume`, the games already in PATH are not played again, so that a run stopped at any
+point, resumed (on another machine too), rates the entrant as an uninterrupted one would: every game depends on the
+ladder's arguments and its index alone.
+
 Why not openskill, which the arena uses (Plackett-Luce too): its online updates depend on the order of the games
 and on its prior, while a fixed field calls for the one-parameter fit below, which depends on the results alone.
 """
@@ -28,6 +34,7 @@ and on its prior, while a fixed field calls for the one-parameter fit below, whi
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import math
 import sys
@@ -237,17 +244,21 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--url", default=None, help="a running server (default: start a local one)")
     p.add_argument("--torch-threads", type=int, default=1)
+    cli.add_results(p)
     args = p.parse_args(argv)
     if bool(args.entrant) + args.calibrate + args.reach != 1:
         p.error("name an entrant, or pass --calibrate or --reach")
     if args.deals < 1:
         p.error("--deals must be at least 1")
+    cli.check_results(p, args)
     args.seed = SEED
     try:
         args.entrants = [parse_entrant(args.entrant)] if args.entrant else []
     except ValueError as exc:
         p.error(str(exc))
     check_args_for(p, args)
+    if not args.reach:  # the games' results file, refused now if another run's
+        args.results_file = cli.open_results(p, args, run_key(args, field_of(args), upper_of(args)))
     return args
 
 
@@ -273,24 +284,44 @@ def upper_of(args: argparse.Namespace) -> dict[str, float]:
     return {} if args.calibrate else UPPER.get((args.env, args.players), {})
 
 
-def play(args: argparse.Namespace, entrants: list, deals: int) -> list[dict]:
-    """The games of the args' entrant (or the calibration's round-robin) against these members on `deals` deals."""
+def play(args: argparse.Namespace, entrants: list, deals: int, phase: str, results: cli.ResultsFile) -> list[dict]:
+    """The games of the args' entrant (or the calibration's round-robin) against these members on `deals` deals:
+    the `phase` ("field" or "upper") of the ladder's games, those already in `results` not played again."""
+    played = [{k: v for k, v in row.items() if k != "phase"} for row in results.rows if row["phase"] == phase]
     return run(entrants, env_id=args.env, players=args.players, fmt="round-robin" if args.calibrate else "gauntlet",
-               hero=0, deals=deals, seed=SEED, num_envs=args.num_envs, url=args.url, **args.env_options)
+               hero=0, deals=deals, seed=SEED, num_envs=args.num_envs, url=args.url, played=played,
+               on_game=lambda record: results.add({"phase": phase, **record}), **args.env_options)
 
 
-def ladder_games(args: argparse.Namespace, field: dict[str, float],
-                 upper: dict[str, float]) -> tuple[list[dict], dict[str, float]]:
+def run_key(args: argparse.Namespace, field: dict[str, float], upper: dict[str, float]) -> dict:
+    """What decides the ladder's games (a results file's first line): the entrant, the table, the deals and the
+    members, a network by its content."""
+    entrants = [{"name": e.name, "kind": e.kind, "source": e.source, **file_sha256(e)} for e in args.entrants]
+    return {"ladder": "calibrate" if args.calibrate else "entrant", "entrants": entrants, "env": args.env,
+            "players": args.players, "deals": args.deals, "seed": SEED, "field": list(field), "upper": list(upper)}
+
+
+def file_sha256(entrant) -> dict:
+    """A checkpoint's or network's SHA-256 (`sha256`): a results file of one file's games is not another's."""
+    if entrant.kind != "checkpoint":
+        return {}
+    with open(entrant.source, "rb") as f:
+        return {"sha256": hashlib.sha256(f.read()).hexdigest()}
+
+
+def ladder_games(args: argparse.Namespace, field: dict[str, float], upper: dict[str, float],
+                 results: cli.ResultsFile) -> tuple[list[dict], dict[str, float]]:
     """The entrant's games against the field, then against the upper members that its interval so far reaches (on
     UPPER_DEALS times the deals); and the upper members it did not reach."""
-    records = play(args, args.entrants + [parse_entrant(name) for name in field], args.deals)
+    records = play(args, args.entrants + [parse_entrant(name) for name in field], args.deals, "field", results)
     if not upper:
         return records, {}
     games = [o for record in records for o in game_orders(record, args.entrants[0].name, field)]
     high = interval(games, fit(games))[1]
     reached = {name: rating for name, rating in upper.items() if within_margin(high, rating)}
     if reached:
-        records += play(args, args.entrants + [parse_entrant(name) for name in reached], args.deals * UPPER_DEALS)
+        records += play(args, args.entrants + [parse_entrant(name) for name in reached], args.deals * UPPER_DEALS,
+                        "upper", results)
     return records, {name: rating for name, rating in upper.items() if name not in reached}
 
 
@@ -307,9 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     load_policies(args.entrants, args)
     try:
-        records, unplayed = ladder_games(args, field, upper)
+        records, unplayed = ladder_games(args, field, upper, args.results_file)
     except cli.EXPECTED as exc:
-        return cli.failed("splendor_rl.ladder", exc)
+        return cli.failed("splendor_rl.ladder", cli.with_resume_hint(exc, args.results))
+    finally:
+        args.results_file.close()
     note = "" if args.deals == DEALS else f" (--deals {args.deals}: not the ladder's deals, not comparable)"
     if args.calibrate:
         for name, rating in calibrate(list(field), records).items():

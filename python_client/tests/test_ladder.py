@@ -4,6 +4,7 @@ short run against the test server."""
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
 from pathlib import Path
@@ -148,6 +149,41 @@ def test_upper_members_are_played_once_the_interval_reaches_them(url, monkeypatc
     assert re.search(r"^  vs mcts:30 +\(  5000\): not played", out, re.M), out
     with pytest.raises(SystemExit):
         ladder.main(["mcts:30", "--url", url])  # an upper member is a member
+
+
+def test_a_ladder_run_resumes_in_both_phases(url, monkeypatch, capsys, tmp_path):
+    """Cut short anywhere (here: after a few field games, a last line half written), a run resumed plays only the
+    games its results file lacks, the upper member's too, and rates as one uninterrupted run."""
+    monkeypatch.setitem(ladder.FIELDS, ("splendor-v1", 2), {"random": 380.1, "greedy": 1000.0})
+    monkeypatch.setitem(ladder.UPPER, ("splendor-v1", 2), {"mcts:30": 1200.0})
+    args = ["mcts:20", "--deals", "2", "--num-envs", "3", "--url", url]
+    assert ladder.main(args) == 0
+    straight = capsys.readouterr().out
+    results = tmp_path / "games.jsonl"
+    assert ladder.main(args + ["--results", str(results)]) == 0
+    rows = results.read_text().splitlines()
+    phases = [json.loads(row)["phase"] for row in rows[1:]]
+    assert (phases.count("field"), phases.count("upper")) == (8, 4 * ladder.UPPER_DEALS), "every game once"
+    results.write_text("\n".join(rows[:4]) + '\n{"phase": "field", "ga')
+    capsys.readouterr()
+    assert ladder.main(args + ["--results", str(results), "--resume"]) == 0
+    assert capsys.readouterr().out == straight
+    resumed = [json.loads(row) for row in results.read_text().splitlines()[1:]]
+    assert sorted((r["phase"], r["game"]) for r in resumed) == sorted((r["phase"], r["game"]) for r in
+                                                                        map(json.loads, rows[1:]))
+    assert ladder.main(args + ["--results", str(results), "--resume"]) == 0, "nothing left to play"
+    assert capsys.readouterr().out == straight
+
+
+def test_a_results_file_of_another_run_is_refused(url, tmp_path):
+    results = tmp_path / "games.jsonl"
+    first = run("-m", "splendor_rl.ladder", "puct:20", "--deals", "1", "--url", url, "--results", str(results))
+    assert first.returncode == 0, first.stderr
+    for other in (["puct:21", "--deals", "1"], ["puct:20", "--deals", "2"]):
+        proc = run("-m", "splendor_rl.ladder", *other, "--url", url, "--results", str(results), "--resume")
+        assert proc.returncode == 2 and "holds the results of another run" in proc.stderr, proc.stderr
+    alone = run("-m", "splendor_rl.ladder", "puct:20", "--resume", "--url", url)
+    assert alone.returncode == 2 and "--resume needs --results" in alone.stderr
 
 
 def test_refusals_are_one_line(url):
