@@ -20,8 +20,8 @@ type Evaluator struct {
 func (n *Net) NewEvaluator() *Evaluator {
 	return &Evaluator{
 		net:   n,
-		at:    make([]int32, max(n.Obs(), n.Hidden())),
-		by:    make([]float32, max(n.Obs(), n.Hidden())),
+		at:    make([]int32, max(n.Obs(), n.Hidden())+gatherSlack),
+		by:    make([]float32, max(n.Obs(), n.Hidden())+gatherSlack),
 		trunk: [2][]float32{make([]float32, n.Hidden()), make([]float32, n.Hidden())},
 		head:  make([]float32, n.head.out),
 	}
@@ -78,28 +78,38 @@ func (e *Evaluator) forward(obs []uint8) {
 	if len(obs) != n.Obs() {
 		panic(fmt.Sprintf("nets: an observation of %d values for a net of %d", len(obs), n.Obs()))
 	}
-	k := 0
-	for j, v := range obs {
-		if x := float32(v) * n.scale[j]; x != 0 {
-			e.at[k], e.by[k] = int32(j), x
-			k++
-		}
-	}
+	k := gatherScaled(obs, n.scale, e.at, e.by)
 	for i := range n.trunk {
 		y := e.trunk[i%2]
 		n.trunk[i].apply(e.at[:k], e.by[:k], y)
-		k = e.gatherPositive(y)
+		k = gatherPositive(y, e.at, e.by)
 	}
 	n.head.apply(e.at[:k], e.by[:k], e.head)
 }
 
-// gatherPositive gathers the inputs ReLU leaves nonzero: the values of y
-// that are not ≤ 0 (NaN included, as max(NaN, 0) is NaN); their count.
-func (e *Evaluator) gatherPositive(y []float32) int {
+// gatherScaledGo writes to at and by the index j and the value x =
+// float32(obs[j])·scale[j] of each input x that is not 0, in index order,
+// the first at index from; their count. gatherScaled in Go alone.
+func gatherScaledGo(obs []uint8, scale []float32, from int, at []int32, by []float32) int {
+	k := 0
+	for j, v := range obs {
+		if x := float32(v) * scale[j]; x != 0 {
+			at[k], by[k] = int32(from+j), x
+			k++
+		}
+	}
+	return k
+}
+
+// gatherPositiveGo writes to at and by the index and value of each input
+// ReLU leaves nonzero, the values of y that are not ≤ 0 (NaN included, as
+// max(NaN, 0) is NaN), the first at index from; their count.
+// gatherPositive in Go alone.
+func gatherPositiveGo(y []float32, from int, at []int32, by []float32) int {
 	k := 0
 	for j, v := range y {
 		if !(v <= 0) {
-			e.at[k], e.by[k] = int32(j), v
+			at[k], by[k] = int32(from+j), v
 			k++
 		}
 	}

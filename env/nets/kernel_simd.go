@@ -2,7 +2,10 @@
 
 package nets
 
-import "simd/archsimd"
+import (
+	"math/bits"
+	"simd/archsimd"
+)
 
 // lanes is how many outputs the kernels take at a time: 16 where the CPU has
 // AVX-512, 8 where it has AVX2, 0 where it has neither (the Go kernels).
@@ -76,4 +79,55 @@ func addScaled(y []float32, v float32, column []float32) {
 		archsimd.ClearAVXUpperBits()
 	}
 	addScaledGo(y[o:], v, column[o:])
+}
+
+// gatherSlack is the room the gathers need past their last input: a
+// 16-wide gather stores whole vectors, of which only the first inputs count.
+const gatherSlack = 16
+
+// gatherScaled writes the nonzero scaled inputs of obs to at and by; their
+// count: gatherScaledGo's, 16 inputs at a time where the CPU has AVX-512
+// (VCOMPRESSPS packs the nonzero ones; the same product, the same bits;
+// NaN is not equal to 0 there, as in Go).
+func gatherScaled(obs []uint8, scale []float32, at []int32, by []float32) int {
+	k, o := 0, 0
+	if lanes == 16 {
+		zero, index, sixteen := archsimd.BroadcastFloat32x16(0), archsimd.LoadInt32x16Slice(firstSixteen), archsimd.BroadcastInt32x16(16)
+		for ; o+16 <= len(obs); o += 16 {
+			x := archsimd.LoadUint8x16Slice(obs[o:]).ExtendToUint32().ConvertToFloat32().Mul(archsimd.LoadFloat32x16Slice(scale[o:]))
+			k += gathered(x, index, x.NotEqual(zero), at[k:], by[k:])
+			index = index.Add(sixteen)
+		}
+		archsimd.ClearAVXUpperBits()
+	}
+	return k + gatherScaledGo(obs[o:], scale[o:], o, at[k:], by[k:])
+}
+
+// gatherPositive writes the inputs ReLU leaves nonzero in y to at and by;
+// their count: gatherPositiveGo's, 16 at a time where the CPU has AVX-512.
+func gatherPositive(y []float32, at []int32, by []float32) int {
+	k, o := 0, 0
+	if lanes == 16 {
+		zero, index, sixteen := archsimd.BroadcastFloat32x16(0), archsimd.LoadInt32x16Slice(firstSixteen), archsimd.BroadcastInt32x16(16)
+		for ; o+16 <= len(y); o += 16 {
+			v := archsimd.LoadFloat32x16Slice(y[o:])
+			k += gathered(v, index, v.Greater(zero).Or(v.IsNaN()), at[k:], by[k:])
+			index = index.Add(sixteen)
+		}
+		archsimd.ClearAVXUpperBits()
+	}
+	return k + gatherPositiveGo(y[o:], o, at[k:], by[k:])
+}
+
+// firstSixteen is the indices of a gather's first vector, made into one only
+// where the CPU has AVX-512.
+var firstSixteen = []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+
+// gathered stores the values of v that keep selects, and their indices, at
+// the start of by and at (whole vectors: the slack takes the rest); their
+// count.
+func gathered(v archsimd.Float32x16, index archsimd.Int32x16, keep archsimd.Mask32x16, at []int32, by []float32) int {
+	v.Compress(keep).StoreSlice(by)
+	index.Compress(keep).StoreSlice(at)
+	return bits.OnesCount16(keep.ToBits())
 }
