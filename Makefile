@@ -11,8 +11,8 @@ PYTHON     := $(VENV)/bin/python
 PYTHON_ENV := $(VENV)/bin/python
 endif
 
-# The networks of the baseline bots evaluate with 8-wide kernels (env/nets/kernel_simd.go: the same bits, about
-# twice as fast) in a build with Go's GOEXPERIMENT=simd (Go 1.26+, amd64), which every go command here gets when
+# The networks of the baseline bots evaluate with vector kernels, 16 or 8 wide (env/nets/kernel_simd.go: the same
+# bits, 1.7–2.9× as fast) in a build with Go's GOEXPERIMENT=simd (Go 1.26+, amd64), which every go command here gets when
 # this Go has it; another Go, or `go install`, builds the Go kernels. A GOEXPERIMENT of your own is kept.
 ifeq ($(origin GOEXPERIMENT),undefined)
 GOEXPERIMENT := $(shell GOEXPERIMENT=simd $(GO) list simd/archsimd >/dev/null 2>&1 && echo simd)

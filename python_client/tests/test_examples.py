@@ -371,7 +371,7 @@ def test_evaluate_a_lost_connection_says_how_to_resume(tmp_path):
 
 @pytest.mark.parametrize("tool", [*(str(EXAMPLES / name) for name in ("mcts.py", "search_bench.py")),
                                   *(f"-m splendor_rl.{name}" for name in ("alphazero", "ppo", "league", "arena", "ladder",
-                                                                          "evaluate"))])
+                                                                          "evaluate", "movetime"))])
 def test_help_describes_the_tool_whole_and_shows_the_defaults(tool):
     proc = run(*tool.split(), "--help")
     assert proc.returncode == 0, proc.stderr
