@@ -21,27 +21,25 @@ from .vector import SplendorVectorEnv
 
 def times(bot: str, *, env_id: str = "splendor-v1", players: int = 2, games: int = 6, decisions: int = 4,
           opponent: str = "greedy", seed: int = 0, url: str | None = None) -> list[float]:
-    """The seconds of each of bot's first `decisions` decisions in each of `games` games, in game order."""
-    out = []
-    env = SplendorVectorEnv(env_id, 1, seed=seed, url=url, players=players)
+    """The seconds of each of bot's first `decisions` decisions in each of `games` games, in game order. The
+    server's own bots play the other seats (`vs_bots`), so that every decision the client sees is the bot's."""
+    out, envs = [], []
     try:
-        for g in range(games):
-            _, infos = env.reset(seed=seed + g)
-            timed, turn = 0, 0
-            while timed < decisions:
-                if int(infos["to_play"][0]) == g % players:
-                    start = time.perf_counter()
-                    action = env.bot_actions(bot, seed=turn)
-                    out.append(time.perf_counter() - start)
-                    timed += 1
-                else:
-                    action = env.bot_actions(opponent, seed=turn)
-                _, _, terminated, truncated, infos = env.step(action)
+        for g in range(games):  # all made before the first is timed: a local server then starts once
+            envs.append(SplendorVectorEnv(env_id, 1, seed=seed + g, url=url, players=players, mode="vs_bots",
+                                          bots=opponent, seat=g % players))
+        for env in envs:
+            env.reset()
+            for turn in range(decisions):
+                start = time.perf_counter()
+                action = env.bot_actions(bot, seed=turn)
+                out.append(time.perf_counter() - start)
+                _, _, terminated, truncated, _ = env.step(action)
                 if terminated[0] or truncated[0]:
                     break  # a game over before the bot's last timed decision: it has fewer
-                turn += 1
     finally:
-        env.close()
+        for env in envs:
+            env.close()
     return out
 
 
